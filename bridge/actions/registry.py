@@ -1,0 +1,34 @@
+"""Request type → the module that handles it. Validation and dispatch live here, not in the host.
+
+Each action module defines `parse(payload: dict) -> P` and `handle(runtime, P) -> dict`. Modules
+are imported on first use, so `hello` and `ping` answer before the heavier parts are loaded.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from bridge.protocol.errors import ErrorCode, RelayError
+
+if TYPE_CHECKING:
+    from bridge.protocol.envelopes import Request
+    from bridge.runtime import Runtime
+
+ACTIONS: dict[str, str] = {
+    "hello": "bridge.actions.hello",
+    "ping": "bridge.actions.ping",
+    "fill.plan": "bridge.actions.fill_plan",
+    "fill.applied": "bridge.actions.fill_applied",
+}
+
+
+def dispatch(runtime: Runtime, request: Request) -> dict[str, Any]:
+    module_name = ACTIONS.get(request.type)
+    if module_name is None:
+        known = ", ".join(sorted(ACTIONS))
+        raise RelayError(ErrorCode.UNKNOWN_TYPE, f"unknown type {request.type!r}; known: {known}")
+    module = importlib.import_module(module_name)
+    payload = module.parse(request.payload)
+    result: dict[str, Any] = module.handle(runtime, payload)
+    return result

@@ -1,0 +1,1 @@
+"""The `relay` command line: one module per command family, each with `register(subparsers)`."""

@@ -1,0 +1,122 @@
+"""The report `relay fill` writes: per field what was decided and applied, LLM use, timings.
+
+Other tools read this JSON; fields are only ever added.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from bridge.forms import ApplyResult, FieldDecision
+
+
+class FieldReport(BaseModel):
+    frame: str
+    field_id: str
+    locator: str
+    label: str
+    key: str
+    value: str
+    source: str
+    confidence: float
+    status: str  # the plan's verdict: fill / flag / leave / never / keep
+    applied: str  # what the page did: applied / refused / not_found / skipped / user_edited / ""
+    reason: str
+
+
+class LlmReport(BaseModel):
+    calls: int = 0
+    cost_usd: float = 0.0
+    status: str = ""
+
+
+class FillReport(BaseModel):
+    target: str
+    url: str = ""
+    title: str = ""
+    run_id: str = ""
+    ok: bool = False
+    error: dict[str, Any] | None = None
+    fields: list[FieldReport] = Field(default_factory=list)
+    counts: dict[str, int] = Field(default_factory=dict)
+    llm: LlmReport = Field(default_factory=LlmReport)
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    page_submits: int | None = None  # pages that count their submits (fixtures) report them here
+    navigations: int = 0  # top-frame navigations after the fill started (a submit would show here)
+
+
+def shown_value(decision: FieldDecision) -> str:
+    if decision.file is not None:
+        return decision.file.name
+    if decision.checked is not None and not decision.value:
+        return "checked" if decision.checked else "unchecked"
+    return decision.value or ", ".join(decision.values)
+
+
+def build_fields(
+    decisions: list[FieldDecision], applied: list[ApplyResult]
+) -> list[FieldReport]:
+    outcome = {(r.frame, r.field_id): r for r in applied}
+    rows = []
+    for d in decisions:
+        result = outcome.get((d.frame, d.field_id))
+        rows.append(
+            FieldReport(
+                frame=d.frame,
+                field_id=d.field_id,
+                locator=d.locator,
+                label=d.label,
+                key=d.key,
+                value=shown_value(d),
+                source=d.source.value,
+                confidence=round(d.confidence, 3),
+                status=d.status.value,
+                applied=result.status.value if result else "",
+                reason=f"{d.reason}; {result.detail}" if result and result.detail else d.reason,
+            )
+        )
+    return rows
+
+
+def count(rows: list[FieldReport]) -> dict[str, int]:
+    counts: dict[str, int] = {"fields": len(rows)}
+    for row in rows:
+        counts[row.status] = counts.get(row.status, 0) + 1
+        if row.applied:
+            counts[f"applied:{row.applied}"] = counts.get(f"applied:{row.applied}", 0) + 1
+    return counts
+
+
+def table(report: FillReport) -> str:
+    """A plain-text table of the fields Relay filled or flagged, for the terminal."""
+    rows = [r for r in report.fields if r.status in ("fill", "flag")]
+    header = ("Field", "Value", "Source", "Conf.", "Status")
+    body = [
+        (
+            _clip(r.label or r.locator, 34),
+            _clip(r.value, 36),
+            r.source,
+            f"{r.confidence:.2f}",
+            r.status if r.applied in ("", "applied") else f"{r.status}/{r.applied}",
+        )
+        for r in rows
+    ]
+    widths = [max(len(str(row[i])) for row in [header, *body]) for i in range(len(header))]
+    line = "  ".join(f"{{:<{w}}}" for w in widths)
+    out = [line.format(*header), line.format(*("-" * w for w in widths))]
+    out += [line.format(*row) for row in body]
+    c = report.counts
+    out.append("")
+    out.append(
+        f"{c.get('fill', 0)} filled, {c.get('flag', 0)} flagged for review, "
+        f"{c.get('leave', 0)} left for you, {c.get('never', 0)} never filled, "
+        f"{c.get('keep', 0)} kept as they were; LLM: {report.llm.status or 'not used'}"
+    )
+    return "\n".join(out)
+
+
+def _clip(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -1,0 +1,210 @@
+"""What the extension sends (a snapshot of the form) and what the bridge sends back (a fill plan).
+
+Field ids (`f1`, `f2`, …) are local to one frame's snapshot: the content script maps them back to
+elements itself, so the plan never carries selectors that must be found again.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Widget(StrEnum):
+    """How a control is operated, as the content script recognised it."""
+
+    TEXT = "text"  # input text/search/no type
+    EMAIL = "email"
+    TEL = "tel"
+    URL = "url"
+    NUMBER = "number"
+    DATE = "date"  # native date/month input
+    DATE_TEXT = "date_text"  # a date picker driven through a text box (react-datepicker …)
+    DATE_PARTS = "date_parts"  # month / day / year spinbuttons or inputs of one date
+    TEXTAREA = "textarea"
+    CONTENTEDITABLE = "contenteditable"
+    SELECT = "select"  # native <select>
+    COMBOBOX = "combobox"  # ARIA combobox / typeahead / react-select / select2
+    LISTBOX = "listbox"  # a button that opens a listbox (Workday, Fabric, MUI)
+    RADIO_GROUP = "radio_group"  # radios sharing a name, or button-style yes/no
+    CHECKBOX = "checkbox"  # a single checkbox
+    CHECKBOX_GROUP = "checkbox_group"  # checkboxes answering one question
+    FILE = "file"
+    PASSWORD = "password"
+    HIDDEN = "hidden"
+    OTHER = "other"
+
+
+class LabelSource(StrEnum):
+    LABEL_FOR = "label-for"
+    LABEL_WRAP = "label-wrap"
+    ARIA_LABELLEDBY = "aria-labelledby"
+    ARIA_LABEL = "aria-label"
+    LEGEND = "legend"
+    TABLE = "table"
+    PRECEDING_TEXT = "preceding-text"
+    PLACEHOLDER = "placeholder"
+    TITLE = "title"
+    NONE = "none"
+
+
+class FieldOption(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    value: str = ""
+    text: str = ""
+    selected: bool = False
+    # Where an option is its own control (radio, checkbox, yes/no button): its snapshot id.
+    field_id: str | None = None
+
+
+class FormField(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    id: str = Field(min_length=1, max_length=64)
+    frame: str = "0"
+    tag: str = ""
+    type: str = ""
+    widget: Widget = Widget.OTHER
+    name: str = ""
+    html_id: str = ""
+    autocomplete: str = ""
+    label: str = ""
+    label_source: LabelSource = LabelSource.NONE
+    placeholder: str = ""
+    aria_label: str = ""
+    aria_description: str = ""  # text of aria-describedby targets, help text
+    role: str = ""
+    section: str = ""  # nearest heading or legend above the control
+    nearby: str = ""  # short text around the control (preceding sibling text, hints)
+    options: list[FieldOption] = Field(default_factory=list)
+    multiple: bool = False
+    required: bool = False
+    visible: bool = True
+    disabled: bool = False
+    readonly: bool = False
+    value: str = ""  # current value, as the person sees it
+    max_length: int | None = None
+    pattern: str = ""
+    min: str = ""
+    max: str = ""
+    # Site hints for ATS adapters: data-automation-id, data-qa, data-field-path, data-testid,
+    # data-ui, class names (trimmed), custom element tag of a shadow host.
+    attrs: dict[str, str] = Field(default_factory=dict)
+    locator: str = ""  # a readable locator for reports (never used to find the element again)
+    # The content script's flag that the person changed this field after Relay filled it.
+    user_edited: bool = False
+
+
+class FrameSnapshot(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    frame: str = "0"
+    url: str = ""
+    title: str = ""
+    fields: list[FormField] = Field(default_factory=list, max_length=5000)
+
+
+class FillRequest(BaseModel):
+    """Payload of `fill.plan`."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    url: str = ""
+    title: str = ""
+    job_text: str = Field(default="", max_length=200_000)  # job description / page text, capped
+    frames: list[FrameSnapshot] = Field(default_factory=list, max_length=200)
+    # Set by `relay fill` and tests so a run can be correlated with its caller.
+    client_run_tag: str = ""
+
+    def all_fields(self) -> list[FormField]:
+        return [field for frame in self.frames for field in frame.fields]
+
+
+class Source(StrEnum):
+    PROFILE = "profile"
+    SAVED_ANSWER = "saved_answer"
+    LLM = "llm"
+    NONE = "none"
+
+
+class Status(StrEnum):
+    FILL = "fill"  # confident: applied
+    FLAG = "flag"  # applied but marked for the person's review
+    LEAVE = "leave"  # left for the person (unknown, unsure, or the profile has no answer)
+    NEVER = "never"  # must never be filled (password, national id, consent, honeypot, …)
+    KEEP = "keep"  # already has a value (the page's or the person's); not overwritten
+
+
+class Action(StrEnum):
+    SET_TEXT = "set_text"  # type into a text-like control (value)
+    CHOOSE = "choose"  # pick option(s) of a select / combobox / listbox / radio group (values)
+    CHECK = "check"  # set a single checkbox to `checked`
+    ATTACH = "attach"  # attach a file (file)
+    SET_DATE = "set_date"  # a date in ISO form (value); the driver writes it in the field's format
+    NONE = "none"
+
+
+class FileRef(BaseModel):
+    name: str
+    mime: str = "application/octet-stream"
+    size: int = 0
+    # Base64 of the file's bytes. Large files make a large plan; the reply is chunked on the wire.
+    data_b64: str = ""
+
+
+class FieldDecision(BaseModel):
+    """What Relay decided for one field, and how to apply it."""
+
+    field_id: str
+    frame: str = "0"
+    locator: str = ""
+    label: str = ""
+    key: str = ""  # the profile key or question kind it answers ("" when unknown)
+    action: Action = Action.NONE
+    value: str = ""  # text to type, or the chosen option's text, or ISO date
+    values: list[str] = Field(default_factory=list)  # option values to choose (select, radio, …)
+    checked: bool | None = None
+    file: FileRef | None = None
+    source: Source = Source.NONE
+    confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    status: Status = Status.LEAVE
+    reason: str = ""  # which step decided it, and why
+
+
+class FillPlan(BaseModel):
+    run_id: str
+    decisions: list[FieldDecision] = Field(default_factory=list)
+    llm_calls: int = 0
+    llm_cost_usd: float = 0.0
+    llm_status: str = "rules-only: no model configured"
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+
+
+class ApplyStatus(StrEnum):
+    APPLIED = "applied"
+    NOT_FOUND = "not_found"  # the element is gone (re-rendered, next step)
+    REFUSED = "refused"  # the page did not keep the value (validation, read-only, no option)
+    SKIPPED = "skipped"  # nothing to do for this decision
+    USER_EDITED = "user_edited"  # the person changed it; never overwritten
+
+
+class ApplyResult(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    field_id: str
+    frame: str = "0"
+    status: ApplyStatus
+    detail: str = ""
+    value_after: str = ""  # what the control shows afterwards
+
+
+class ApplyReport(BaseModel):
+    """Payload of `fill.applied`: what each frame did with its part of the plan."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    run_id: str
+    results: list[ApplyResult] = Field(default_factory=list)
+    timings_ms: dict[str, float] = Field(default_factory=dict)

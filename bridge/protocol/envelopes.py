@@ -1,0 +1,126 @@
+"""Message envelopes: requests in, replies and events out.
+
+Request  {"v":1,"id":"…","type":"…","payload":{…}}
+Reply    {"v":1,"id":"…","ok":true,"result":{…}} | {"v":1,"id":"…","ok":false,"error":{…}}
+Chunk    {"v":1,"id":"…","ok":true,"chunk":{"index":i,"count":n,"data":"…"}}
+Event    {"v":1,"type":"event","seq":N,"event":{…}}
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bridge.identity import PROTOCOL_MAJOR
+from bridge.protocol.errors import ErrorCode, RelayError
+from bridge.protocol.framing import MAX_OUTBOUND
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+# Room for the chunk envelope around each piece of a large reply.
+CHUNK_DATA_BYTES = MAX_OUTBOUND - 4096
+MAX_CHUNKS = 64
+
+
+MAX_ID = 200
+MAX_TYPE = 100
+
+
+@dataclass(frozen=True)
+class Request:
+    """A request envelope. Checked by hand, not by pydantic, so that the host can answer its
+    first `hello` before pydantic is even imported (cold start is part of every Fill).
+    Payloads are validated by each action's pydantic model."""
+
+    v: int
+    id: str
+    type: str
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_request(message: dict[str, Any]) -> Request:
+    """Validate the envelope; the version first, so old and new peers get a clear answer."""
+    version = message.get("v")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise RelayError(ErrorCode.BAD_ENVELOPE, "v: must be the protocol major version number")
+    if version != PROTOCOL_MAJOR:
+        raise RelayError(
+            ErrorCode.UNSUPPORTED_VERSION,
+            f"protocol v{version} is not supported; this bridge speaks v{PROTOCOL_MAJOR}",
+        )
+    problems = []
+    request_id, kind = message.get("id"), message.get("type")
+    payload = message.get("payload", {})
+    if not isinstance(request_id, str) or not 0 < len(request_id) <= MAX_ID:
+        problems.append(f"id: must be a string of 1 to {MAX_ID} characters")
+    if not isinstance(kind, str) or not 0 < len(kind) <= MAX_TYPE:
+        problems.append(f"type: must be a string of 1 to {MAX_TYPE} characters")
+    if not isinstance(payload, dict):
+        problems.append("payload: must be a JSON object")
+    extra = sorted(set(message) - {"v", "id", "type", "payload"})
+    if extra:
+        problems.append(f"{', '.join(extra)}: not allowed in a request")
+    if problems:
+        raise RelayError(ErrorCode.BAD_ENVELOPE, "; ".join(problems))
+    assert isinstance(request_id, str) and isinstance(kind, str) and isinstance(payload, dict)
+    return Request(v=version, id=request_id, type=kind, payload=payload)
+
+
+def request_id_of(message: dict[str, Any]) -> str:
+    """Best-effort id for an error reply to a message whose envelope may be broken."""
+    value = message.get("id")
+    return value if isinstance(value, str) and 0 < len(value) <= MAX_ID else ""
+
+
+def ok_reply(request_id: str, result: dict[str, Any]) -> dict[str, Any]:
+    return {"v": PROTOCOL_MAJOR, "id": request_id, "ok": True, "result": result}
+
+
+def error_reply(request_id: str, code: ErrorCode, message: str) -> dict[str, Any]:
+    body = {"code": code.value, "message": message}
+    return {"v": PROTOCOL_MAJOR, "id": request_id, "ok": False, "error": body}
+
+
+def event_message(seq: int, event: dict[str, Any]) -> dict[str, Any]:
+    return {"v": PROTOCOL_MAJOR, "type": "event", "seq": seq, "event": event}
+
+
+def split_reply(reply: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the frames for a reply: itself when it fits, else numbered chunks of its JSON text."""
+    text = json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
+    if len(text.encode("utf-8")) <= MAX_OUTBOUND:
+        return [reply]
+    pieces = _split_utf8(text, CHUNK_DATA_BYTES)
+    if len(pieces) > MAX_CHUNKS:
+        raise RelayError(
+            ErrorCode.RESULT_TOO_LARGE,
+            f"result needs {len(pieces)} chunks; at most {MAX_CHUNKS} are sent",
+        )
+    request_id = str(reply.get("id", ""))
+    return [
+        {
+            "v": PROTOCOL_MAJOR,
+            "id": request_id,
+            "ok": True,
+            "chunk": {"index": index, "count": len(pieces), "data": piece},
+        }
+        for index, piece in enumerate(pieces)
+    ]
+
+
+def describe_validation(exc: ValidationError) -> str:
+    """One line per problem, each naming the field path, for people and logs."""
+    parts = []
+    for err in exc.errors():
+        path = ".".join(str(p) for p in err["loc"]) or "(root)"
+        parts.append(f"{path}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def _split_utf8(text: str, max_bytes: int) -> list[str]:
+    # A character is at most 4 UTF-8 bytes, and escaping inside the chunk string at most doubles
+    # it (quotes and backslashes), so slicing by characters keeps every chunk under max_bytes.
+    step = max(1, max_bytes // 8)
+    return [text[i : i + step] for i in range(0, len(text), step)]

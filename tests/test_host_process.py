@@ -1,0 +1,70 @@
+"""The real `relay-bridge` executable, driven over pipes."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+from tests.bridge_process import BridgeProcess
+from tests.conftest import SAMPLE_PROFILE
+
+
+def test_hello_ping_and_clean_exit(relay_home: Path) -> None:
+    bridge = BridgeProcess("chrome-extension://oohbnckbgppopfjgnninihfpgibipmeo/")
+    hello = bridge.request("hello", {"protocol": "1.0", "extension_version": "0.1.0"})
+    assert hello["ok"], hello
+    assert hello["result"]["profile"]["configured"] is False
+    assert bridge.request("ping", rid="2")["result"]["pong"] is True
+    code, rest, _ = bridge.close()
+    assert code == 0 and rest == b""
+    assert (relay_home / "logs" / "bridge.log").is_file()
+
+
+def test_fill_plan_through_the_process() -> None:
+    bridge = BridgeProcess(env={"RELAY_PROFILE": str(SAMPLE_PROFILE)})
+    fields = [
+        {"id": "f1", "widget": "email", "type": "email", "name": "email", "label": "Email"},
+        {"id": "f2", "widget": "text", "name": "first_name", "label": "First name"},
+    ]
+    payload = {"url": "http://127.0.0.1/", "frames": [{"fields": fields}]}
+    reply = bridge.request("fill.plan", payload)
+    assert reply["ok"], reply
+    decisions = {d["field_id"]: d for d in reply["result"]["decisions"]}
+    assert decisions["f1"]["value"] == "ada.lovelace@example.com"
+    assert decisions["f2"]["value"] == "Ada"
+    assert bridge.close()[0] == 0
+
+
+def test_missing_profile_is_a_clear_error() -> None:
+    bridge = BridgeProcess(env={"RELAY_PROFILE": "/nonexistent/profile.json"})
+    reply = bridge.request("fill.plan", {"frames": []})
+    assert reply["error"]["code"] == "E_PROFILE_MISSING"
+    assert bridge.close()[0] == 0
+
+
+def test_invalid_profile_names_the_path(tmp_path: Path) -> None:
+    bad = tmp_path / "p.json"
+    bad.write_text('{"application": {"salaryExpectation": {"amount": "lots", "currency": "USD"}}}')
+    bridge = BridgeProcess(env={"RELAY_PROFILE": str(bad)})
+    reply = bridge.request("fill.plan", {"frames": []})
+    assert reply["error"]["code"] == "E_PROFILE_INVALID"
+    assert "application.salaryExpectation.amount" in reply["error"]["message"]
+    bridge.close()
+
+
+def test_broken_stream_exits_without_traceback_on_stdout() -> None:
+    bridge = BridgeProcess()
+    bridge.send_raw(struct.pack("=I", 50) + b'{"v":1')
+    assert bridge.proc.stdin is not None
+    bridge.proc.stdin.close()
+    reply = bridge.receive()
+    assert reply["error"]["code"] == "E_BAD_FRAME"
+    code = bridge.proc.wait(timeout=10)
+    assert code == 3
+    assert bridge.proc.stdout is not None and bridge.proc.stdout.read() == b""
+
+
+def test_refused_origin_exits_4() -> None:
+    bridge = BridgeProcess("chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/")
+    assert bridge.request("hello")["error"]["code"] == "E_ORIGIN_REFUSED"
+    assert bridge.proc.wait(timeout=10) == 4
