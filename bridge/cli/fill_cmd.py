@@ -49,13 +49,12 @@ def _common(parser: argparse.ArgumentParser, default_screenshot: Path | None = N
 
 def run_fill_command(args: argparse.Namespace) -> int:
     from bridge.driver.report import table
-    from bridge.driver.session import FillOptions, run_fill
+    from bridge.driver.session import run_fill
 
-    options = FillOptions(
-        target=args.target, profile=args.profile, headed=args.headed, screenshot=args.screenshot
-    )
     try:
-        report = run_fill(options)
+        report = run_fill(
+            args.target, args.profile, headed=args.headed, screenshot=args.screenshot
+        )
     except RelayError as exc:
         print(f"relay fill: {exc.code}: {exc.message}", file=sys.stderr)
         return 1

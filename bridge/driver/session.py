@@ -1,7 +1,8 @@
-"""One `relay fill`: Chromium with the extension, the page, the toolbar's Fill, the report.
+"""Chromium with the Relay extension and bridge, and Fill pressed as the toolbar button does.
 
-Nothing here clicks, presses Enter in, or submits anything on the page: the Fill is triggered in
-the extension's service worker exactly as the toolbar button triggers it.
+`RelayBrowser` is what `relay fill`, the end-to-end tests and the benchmarks share. Nothing here
+clicks, presses Enter in, or submits anything on the page: the Fill is started in the extension's
+service worker through the same function the toolbar button calls.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bridge.driver.chromium import has_display, launch
 from bridge.driver.registration import bridge_executable, register_in_user_data_dir
@@ -23,19 +24,22 @@ from bridge.forms import ApplyResult, FillPlan
 from bridge.paths import relay_home, repo_root
 from bridge.protocol.errors import ErrorCode, RelayError
 
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, Page, Worker
+
 log = logging.getLogger(__name__)
 
-WORKER_WAIT_S = 10.0
-FILL_TIMEOUT_MS = 60_000
+WORKER_WAIT_MS = 10_000
+SETTLE_MS = 150
 
+# Find the tab showing the page and run the toolbar's Fill on it.
+_TRIGGER_FILL = """async (url) => {
+    const tabs = await chrome.tabs.query({});
+    const tab = tabs.find((t) => t.url === url) || tabs.find((t) => t.active);
+    return await globalThis.relayFill(tab ? tab.id : undefined);
+}"""
 
-@dataclass
-class FillOptions:
-    target: str
-    profile: Path
-    headed: bool = False
-    screenshot: Path | None = None
-    timeout_ms: int = FILL_TIMEOUT_MS
+_READ_SUBMITS = "() => typeof window.__fixtureSubmits === 'number' ? window.__fixtureSubmits : null"
 
 
 def extension_dir() -> Path:
@@ -45,8 +49,84 @@ def extension_dir() -> Path:
     return root / "extension"
 
 
+@dataclass
+class FillOutcome:
+    """One Fill on one page: the extension's outcome and the report built from it."""
+
+    page: Page
+    report: FillReport
+    raw: dict[str, Any]
+
+
+class RelayBrowser:
+    """A running Chromium with Relay loaded; fill as many pages as needed."""
+
+    def __init__(self, context: BrowserContext, worker: Worker) -> None:
+        self.context = context
+        self.worker = worker
+
+    def open(self, url: str) -> Page:
+        page = self.context.new_page()
+        page.goto(url, wait_until="load")
+        return page
+
+    def fill(self, page: Page, target: str | None = None) -> FillOutcome:
+        navigations: list[str] = []
+
+        def on_navigate(frame: Any) -> None:
+            if frame == page.main_frame:
+                navigations.append(frame.url)
+
+        page.on("framenavigated", on_navigate)
+        page.bring_to_front()
+        started = time.perf_counter()
+        raw: dict[str, Any] = self.worker.evaluate(_TRIGGER_FILL, page.url)
+        elapsed = time.perf_counter() - started
+        page.wait_for_timeout(SETTLE_MS)  # late input handlers and marks
+        page.remove_listener("framenavigated", on_navigate)
+        report = build_report(target or page.url, page.url, page.title(), raw)
+        report.page_submits = page.evaluate(_READ_SUBMITS)
+        report.navigations = len(navigations)
+        report.timings_ms["fill"] = round(elapsed * 1000, 1)
+        return FillOutcome(page=page, report=report, raw=raw)
+
+
 @contextlib.contextmanager
-def _page_url(target: str) -> Iterator[str]:
+def relay_browser(
+    profile: Path, *, headed: bool = False, home: Path | None = None
+) -> Iterator[RelayBrowser]:
+    """Start Chromium with the extension and the bridge registered in a throwaway profile folder."""
+    from playwright.sync_api import sync_playwright
+
+    from bridge.profile import load_profile
+
+    profile = profile.expanduser().resolve()
+    load_profile(profile)  # a broken profile is reported before a browser starts
+    if headed and not has_display():
+        log.warning("no display: running headless")
+        headed = False
+    with (
+        tempfile.TemporaryDirectory(prefix="relay-chromium-") as scratch,
+        sync_playwright() as playwright,
+    ):
+        udd = Path(scratch) / "profile"
+        udd.mkdir()
+        register_in_user_data_dir(udd, bridge_executable(Path(scratch)))
+        env = {"RELAY_PROFILE": str(profile), "RELAY_HOME": str(home or relay_home())}
+        context = launch(
+            playwright, user_data_dir=udd, extension_dir=extension_dir(), headed=headed, env=env
+        )
+        try:
+            worker = context.service_workers[0] if context.service_workers else None
+            if worker is None:
+                worker = context.wait_for_event("serviceworker", timeout=WORKER_WAIT_MS)
+            yield RelayBrowser(context, worker)
+        finally:
+            context.close()
+
+
+@contextlib.contextmanager
+def page_url(target: str) -> Iterator[str]:
     """A URL for TARGET: URLs as they are, local files served over loopback HTTP."""
     if target.startswith(("http://", "https://")):
         yield target
@@ -58,79 +138,30 @@ def _page_url(target: str) -> Iterator[str]:
         yield server.url(path.name)
 
 
-def run_fill(options: FillOptions) -> FillReport:
-    from playwright.sync_api import sync_playwright
-
-    profile = options.profile.expanduser().resolve()
-    from bridge.profile import load_profile
-
-    load_profile(profile)  # a broken profile is reported before a browser starts
-    headed = options.headed and has_display()
-    if options.headed and not headed:
-        log.warning("no display: running headless")
+def run_fill(
+    target: str, profile: Path, *, headed: bool = False, screenshot: Path | None = None
+) -> FillReport:
+    """What `relay fill` does: one page, one Fill, the report, optionally a screenshot."""
     started = time.perf_counter()
-    with (
-        tempfile.TemporaryDirectory(prefix="relay-chromium-") as scratch,
-        _page_url(options.target) as url,
-        sync_playwright() as playwright,
-    ):
-        udd = Path(scratch) / "profile"
-        udd.mkdir()
-        register_in_user_data_dir(udd, bridge_executable(Path(scratch)))
-        env = {"RELAY_PROFILE": str(profile), "RELAY_HOME": str(relay_home())}
-        context = launch(
-            playwright, user_data_dir=udd, extension_dir=extension_dir(), headed=headed, env=env
-        )
-        try:
-            worker = context.service_workers[0] if context.service_workers else None
-            if worker is None:
-                worker = context.wait_for_event("serviceworker", timeout=WORKER_WAIT_S * 1000)
-            page = context.pages[0] if context.pages else context.new_page()
-            page.goto(url, wait_until="load")
-            navigations: list[str] = []
-            page.on(
-                "framenavigated",
-                lambda frame: navigations.append(frame.url) if frame == page.main_frame else None,
-            )
-            launched = time.perf_counter()
-            outcome: dict[str, Any] = worker.evaluate(
-                """async (url) => {
-                    const tabs = await chrome.tabs.query({});
-                    const tab = tabs.find((t) => t.url === url) || tabs.find((t) => t.active);
-                    return await globalThis.relayFill(tab ? tab.id : undefined);
-                }""",
-                page.url,
-            )
-            filled = time.perf_counter()
-            page.wait_for_timeout(150)  # let late input handlers and marks settle
-            submits = page.evaluate(
-                "() => typeof window.__fixtureSubmits === 'number' ? window.__fixtureSubmits : null"
-            )
-            if options.screenshot:
-                options.screenshot.parent.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(options.screenshot), full_page=True)
-            report = _report(options.target, page.url, page.title(), outcome)
-            report.page_submits = submits
-            report.navigations = len(navigations)
-            report.timings_ms.update(
-                {
-                    "browser_start": round((launched - started) * 1000, 1),
-                    "fill": round((filled - launched) * 1000, 1),
-                }
-            )
-            return report
-        finally:
-            context.close()
+    with page_url(target) as url, relay_browser(profile, headed=headed) as browser:
+        launched = time.perf_counter()
+        page = browser.open(url)
+        outcome = browser.fill(page, target)
+        if screenshot:
+            screenshot.parent.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(screenshot), full_page=True)
+        outcome.report.timings_ms["browser_start"] = round((launched - started) * 1000, 1)
+        return outcome.report
 
 
-def _report(target: str, url: str, title: str, outcome: dict[str, Any]) -> FillReport:
-    report = FillReport(target=target, url=url, title=title, ok=bool(outcome.get("ok")))
+def build_report(target: str, url: str, title: str, raw: dict[str, Any]) -> FillReport:
+    report = FillReport(target=target, url=url, title=title, ok=bool(raw.get("ok")))
     if not report.ok:
-        report.error = outcome.get("error") or {"code": "E_INTERNAL", "message": "fill failed"}
-    plan_data = outcome.get("plan")
+        report.error = raw.get("error") or {"code": "E_INTERNAL", "message": "fill failed"}
+    plan_data = raw.get("plan")
     if plan_data:
         plan = FillPlan.model_validate(plan_data)
-        applied = [ApplyResult.model_validate(a) for a in outcome.get("applied") or []]
+        applied = [ApplyResult.model_validate(a) for a in raw.get("applied") or []]
         report.run_id = plan.run_id
         report.fields = build_fields(plan.decisions, applied)
         report.llm = LlmReport(
@@ -138,7 +169,7 @@ def _report(target: str, url: str, title: str, outcome: dict[str, Any]) -> FillR
         )
         report.timings_ms.update({f"bridge_{k}": v for k, v in plan.timings_ms.items()})
     report.counts = count(report.fields)
-    for key, value in (outcome.get("timings_ms") or {}).items():
+    for key, value in (raw.get("timings_ms") or {}).items():
         if isinstance(value, int | float):
             report.timings_ms[f"extension_{key}"] = float(value)
     return report

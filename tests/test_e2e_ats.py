@@ -1,0 +1,64 @@
+"""End to end on every ATS fixture: real Chromium, real extension, real bridge, rules only.
+
+Accuracy aims are benchmark figures (bench/fill_quality.py); these tests hold the guarantees that
+must never slip: no submit, no never-fill field touched, no wrong answer on work authorization,
+sponsorship or EEO, and every form filled through the whole path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.ats_runner import FormRun, run_all
+from tests.fixture_scoring import fixture_specs
+
+SLUGS = [folder.name for folder, _ in fixture_specs()]
+SENSITIVE = {"work_auth", "sponsorship", "eeo"}
+# A regression floor for the whole fixture set, well under the aim (95%): a drop below it means a
+# part of the path broke, not that a rule needs tuning.
+MIN_CORRECT_SHARE = 0.70
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> dict[str, FormRun]:
+    home: Path = tmp_path_factory.mktemp("relay-home-ats")
+    return {run.slug: run for run in run_all(home)}
+
+
+def test_there_are_enough_fixture_forms() -> None:
+    specs = fixture_specs()
+    assert len(specs) >= 14
+    assert sum(len(spec["fields"]) for _, spec in specs) >= 400
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_form_fills_without_submit_or_forbidden_fields(runs: dict[str, FormRun], slug: str) -> None:
+    run = runs[slug]
+    steps_with_fields = {int(f.get("step", 1)) for f in run.spec["fields"]}
+    for step, report in enumerate(run.reports, start=1):
+        no_fields = (report.error or {}).get("code") == "E_NO_FIELDS"
+        assert report.ok or (no_fields and step not in steps_with_fields), (step, report.error)
+    assert run.submits == 0 and run.navigations == 0
+    violations = [f.key for f in run.score.fields if f.verdict == "violation"]
+    assert violations == [], f"never-fill fields touched: {violations}"
+    sensitive = [
+        (f.key, f.expect, f.got)
+        for f in run.score.fields
+        if f.category in SENSITIVE and f.verdict == "wrong"
+    ]
+    assert sensitive == [], f"wrong work-authorization / sponsorship / EEO answers: {sensitive}"
+    filled = sum(1 for f in run.score.fields if f.verdict == "correct")
+    assert filled > 0, "nothing was filled"
+
+
+def test_overall_correct_share_stays_above_the_floor(runs: dict[str, FormRun]) -> None:
+    answerable = correct = 0
+    for run in runs.values():
+        for f in run.score.fields:
+            if f.expect in ("", [], None) or f.category == "never_fill":
+                continue
+            answerable += 1
+            correct += f.verdict == "correct"
+    assert correct / answerable >= MIN_CORRECT_SHARE, f"{correct}/{answerable} correct"

@@ -1,0 +1,71 @@
+"""The README's demo command, end to end: `relay demo` fills the sample form and submits nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO
+from tests.fixture_scoring import score_form
+
+RELAY = Path(sys.executable).parent / "relay"
+
+
+def test_relay_demo_fills_the_sample_form(tmp_path: Path, chromium: str) -> None:
+    report_path, shot = tmp_path / "report.json", tmp_path / "demo.png"
+    proc = subprocess.run(
+        [str(RELAY), "demo", "--report", str(report_path), "--screenshot", str(shot)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**os.environ},
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Email" in proc.stdout and "ada.lovelace@example.com" in proc.stdout
+    assert shot.is_file() and shot.stat().st_size > 10_000
+    report = json.loads(report_path.read_text())
+    assert report["ok"] and report["page_submits"] == 0 and report["navigations"] == 0
+    assert report["llm"]["calls"] == 0 and report["llm"]["status"].startswith("rules-only")
+    by_label = {f["label"]: f for f in report["fields"]}
+    for label, value in [
+        ("First name", "Ada"),
+        ("Last name", "Lovelace"),
+        ("Email", "ada.lovelace@example.com"),
+        ("LinkedIn profile", "https://www.linkedin.com/in/adaqlovelace"),
+        ("GitHub", "https://github.com/adaq"),
+    ]:
+        field = by_label[label]
+        assert field["value"] == value and field["status"] == "fill", field
+        assert field["applied"] == "applied", field
+        assert field["source"] == "profile" and field["reason"]
+    phone = by_label["Phone"]
+    assert "".join(c for c in phone["value"] if c.isdigit()).endswith("4155550142")
+    assert phone["applied"] == "applied"
+    for row in report["fields"]:
+        for key in ("frame", "locator", "label", "key", "value", "source", "confidence", "status",
+                    "reason"):
+            assert key in row
+
+
+def test_demo_form_scores_cleanly_against_its_expectations(tmp_path: Path, chromium: str) -> None:
+    from bridge.driver.session import relay_browser
+    from bridge.driver.static_server import StaticServer
+    from tests.fixture_scoring import read_all_frames
+
+    spec = json.loads((REPO / "demo" / "expected.json").read_text())
+    with (
+        StaticServer(REPO / "demo") as server,
+        relay_browser(REPO / "demo" / "profile" / "sample.json", home=tmp_path) as browser,
+    ):
+        page = browser.open(server.url(spec["entry"]))
+        outcome = browser.fill(page)
+        score = score_form("demo", spec, read_all_frames(page))
+        assert outcome.report.page_submits == 0
+    bad = [(f.key, f.expect, f.got) for f in score.fields if f.verdict in ("wrong", "violation")]
+    assert bad == []
+    left = [f.key for f in score.fields if f.verdict == "left"]
+    assert len(left) <= 1, left
