@@ -101,7 +101,9 @@ def score_field(spec: dict[str, Any], got: Any) -> FieldScore:
     if all(is_empty(o) for o in options):
         return FieldScore(key, category, expect, got, "empty_ok" if is_empty(got) else "wrong")
     if is_empty(got):
-        return FieldScore(key, category, expect, got, "left")
+        # Where leaving the field empty is one of the accepted answers, empty is not a miss.
+        verdict = "empty_ok" if any(is_empty(o) for o in options) else "left"
+        return FieldScore(key, category, expect, got, verdict)
     for option in options:
         if isinstance(option, list):
             if isinstance(got, list) and sorted(map(str, got)) == sorted(map(str, option)):
