@@ -171,6 +171,9 @@ class FieldDecision(BaseModel):
     confidence: float = Field(default=0.0, ge=0.0, le=1.0)
     status: Status = Status.LEAVE
     reason: str = ""  # which step decided it, and why
+    # Delivery sequence number within the run (set for decisions that do something): the
+    # extension acknowledges `up_to_seq` and skips a (run, seq) it has already applied.
+    seq: int | None = None
 
 
 class FillPlan(BaseModel):
@@ -208,3 +211,12 @@ class ApplyReport(BaseModel):
     run_id: str
     results: list[ApplyResult] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    # Every delivery up to this sequence number was applied (or found not applicable).
+    up_to_seq: int | None = Field(default=None, ge=0)
+
+
+class AckRequest(BaseModel):
+    """Payload of `fill.ack`: deliveries of a run up to `up_to_seq` are done."""
+
+    run_id: str
+    up_to_seq: int = Field(ge=0)

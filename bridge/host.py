@@ -8,13 +8,24 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 from collections.abc import Sequence
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from bridge.identity import FIREFOX_ADDON_IDS, allowed_chrome_origins
-from bridge.protocol.envelopes import error_reply, parse_request, request_id_of, split_reply
+from bridge.protocol.envelopes import (
+    Request,
+    error_reply,
+    event_message,
+    parse_request,
+    request_id_of,
+    split_reply,
+)
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.protocol.framing import BrokenStream, StreamClosed, decode_body, read_frame, write_frame
+
+if TYPE_CHECKING:
+    from bridge.runtime import Runtime
 
 log = logging.getLogger("relay.host")
 
@@ -41,59 +52,94 @@ def caller_allowed(argv: Sequence[str]) -> tuple[bool, str]:
     return False, " ".join(args)
 
 
-def serve(stdin: BinaryIO, stdout: BinaryIO, argv: Sequence[str] = ()) -> int:
-    allowed, caller = caller_allowed(argv)
-    runtime: Any = None
-    while True:
+class FrameWriter:
+    """Writes frames from the request loop and from background work (replays), one at a time."""
+
+    def __init__(self, stdout: BinaryIO) -> None:
+        self._stdout = stdout
+        self._lock = threading.Lock()
+        self._seq = 0
+        self.closed = False
+
+    def write(self, frame: dict[str, Any]) -> bool:
+        with self._lock:
+            if not self.closed and not _write_safely(self._stdout, frame):
+                self.closed = True
+            return not self.closed
+
+    def event(self, event: dict[str, Any]) -> None:
+        with self._lock:
+            self._seq += 1
+            seq = self._seq
+        self.write(event_message(seq, event))
+
+
+class HostSession:
+    """One connection: the caller check, the request loop, and the runtime it creates lazily."""
+
+    def __init__(self, stdin: BinaryIO, stdout: BinaryIO, argv: Sequence[str]) -> None:
+        self.stdin = stdin
+        self.writer = FrameWriter(stdout)
+        self.allowed, self.caller = caller_allowed(argv)
+        self.runtime: Runtime | None = None
+
+    def run(self) -> int:
         try:
-            body = read_frame(stdin)
-        except StreamClosed:
-            log.info("port closed by the caller")
-            return EXIT_OK
-        except BrokenStream as exc:
-            log.error("broken stream, exiting: %s %s", exc.code, exc.message)
-            _write_safely(stdout, error_reply("", exc.code, exc.message))
-            return EXIT_BROKEN_STREAM
+            return self._loop()
+        finally:
+            if self.runtime is not None:
+                self.runtime.close()
+
+    def _loop(self) -> int:
+        while True:
+            try:
+                body = read_frame(self.stdin)
+            except StreamClosed:
+                log.info("port closed by the caller")
+                return EXIT_OK
+            except BrokenStream as exc:
+                log.error("broken stream, exiting: %s %s", exc.code, exc.message)
+                self.writer.write(error_reply("", exc.code, exc.message))
+                return EXIT_BROKEN_STREAM
+            for frame in self._answer(body):
+                if not self.writer.write(frame):
+                    return EXIT_BROKEN_STREAM
+            if not self.allowed:
+                return EXIT_ORIGIN_REFUSED
+
+    def _answer(self, body: bytes) -> list[dict[str, Any]]:
         message: dict[str, Any] = {}
         try:
             message = decode_body(body)
-            if not allowed:
+            if not self.allowed:
                 raise RelayError(
-                    ErrorCode.ORIGIN_REFUSED, f"caller {caller!r} is not an allowed Relay extension"
+                    ErrorCode.ORIGIN_REFUSED,
+                    f"caller {self.caller!r} is not an allowed Relay extension",
                 )
             request = parse_request(message)
-            if runtime is None:
-                runtime = _make_runtime()
-            result = _dispatch(runtime, request)
-            frames = split_reply({"v": 1, "id": request.id, "ok": True, "result": result})
+            result = self._dispatch(request)
+            return split_reply({"v": 1, "id": request.id, "ok": True, "result": result})
         except RelayError as exc:
-            frames = [error_reply(request_id_of(message), exc.code, exc.message)]
+            return [error_reply(request_id_of(message), exc.code, exc.message)]
         except Exception:
             log.exception("internal error handling %s", request_id_of(message) or "a request")
-            frames = [
-                error_reply(
-                    request_id_of(message),
-                    ErrorCode.INTERNAL,
-                    "internal error in the bridge; see its log file",
-                )
-            ]
-        for frame in frames:
-            if not _write_safely(stdout, frame):
-                return EXIT_BROKEN_STREAM
-        if not allowed:
-            return EXIT_ORIGIN_REFUSED
+            message_text = "internal error in the bridge; see its log file"
+            return [error_reply(request_id_of(message), ErrorCode.INTERNAL, message_text)]
+
+    def _dispatch(self, request: Request) -> dict[str, Any]:
+        # Deferred imports: the host answers its first frame before the heavier parts load.
+        from bridge.actions.registry import dispatch
+
+        if self.runtime is None:
+            from bridge.runtime import Runtime
+
+            self.runtime = Runtime()
+            self.runtime.emit = self.writer.event
+        return dispatch(self.runtime, request)
 
 
-def _make_runtime() -> Any:
-    from bridge.runtime import Runtime  # deferred: the host answers its first frame fast
-
-    return Runtime()
-
-
-def _dispatch(runtime: Any, request: Any) -> dict[str, Any]:
-    from bridge.actions.registry import dispatch
-
-    return dispatch(runtime, request)
+def serve(stdin: BinaryIO, stdout: BinaryIO, argv: Sequence[str] = ()) -> int:
+    return HostSession(stdin, stdout, argv).run()
 
 
 def _write_safely(stdout: BinaryIO, frame: dict[str, Any]) -> bool:

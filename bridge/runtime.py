@@ -1,7 +1,8 @@
 """The one runtime every front door calls (native host, CLI, later the loopback HTTP API).
 
-It owns the profile, runs the rules engine on a snapshot, attaches documents, and records what
-happened. Front doors never reach past it into the engine or the store.
+It owns the profile and the store, runs the rules engine on a snapshot, attaches documents,
+records every run, and queues replays of deliveries the extension never acknowledged. Front doors
+never reach past it into the engine or the store.
 """
 
 from __future__ import annotations
@@ -12,23 +13,27 @@ import mimetypes
 import os
 import threading
 import time
-import uuid
 from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bridge.paths import relay_home
 from bridge.protocol.errors import ErrorCode, RelayError
 
 if TYPE_CHECKING:
-    from bridge.forms import ApplyReport, FieldDecision, FillPlan, FillRequest
+    from bridge.forms import AckRequest, ApplyReport, FieldDecision, FillRequest
     from bridge.profile import LoadedProfile
+    from bridge.store import Store
 
-# Heavy modules (pydantic models, the rules engine and its data) are imported inside the methods
-# that need them: the host must answer its first `hello` fast, and warms these up afterwards.
+# Heavy modules (pydantic models, the engine and its data, the store) are imported inside the
+# methods that need them: the host answers its first `hello` fast and warms them up afterwards.
 
 log = logging.getLogger(__name__)
 
 PROFILE_ENV = "RELAY_PROFILE"
+NO_PROFILE = (
+    "no profile: import one with `relay profile import FILE`, or set RELAY_PROFILE to a profile file"
+)
 
 
 class Runtime:
@@ -36,60 +41,70 @@ class Runtime:
         self.home = home or relay_home()
         env_profile = os.environ.get(PROFILE_ENV)
         self._profile_path = profile_path or (Path(env_profile) if env_profile else None)
-        self._profile: LoadedProfile | None = None
-        self._profile_mtime: float | None = None
-        self._lock = threading.Lock()
+        self._file_profile: LoadedProfile | None = None
+        self._file_mtime: float | None = None
+        self._store: Store | None = None
+        self._lock = threading.RLock()
         self._warmed = False
+        # Set by the host: sends one event frame (thread-safe). None where there is no port.
+        self.emit: Callable[[dict[str, Any]], None] | None = None
 
-    # -- profile -----------------------------------------------------------------------------
+    # -- store and profile --------------------------------------------------------------------
 
-    def _configured_profile_path(self) -> Path | None:
-        if self._profile_path is not None:
-            return self._profile_path
-        default = self.home / "profile.json"
-        return default if default.is_file() else None
+    def store(self) -> Store:
+        with self._lock:
+            if self._store is None:
+                from bridge.store import Store
 
-    def profile(self) -> LoadedProfile:
-        """The active profile, reloaded when its file changed on disk."""
+                self._store = Store.open(self.home)
+            return self._store
+
+    def close(self) -> None:
+        with self._lock:
+            if self._store is not None:
+                self._store.close()
+                self._store = None
+
+    def profile(self) -> tuple[LoadedProfile, str]:
+        """The profile to fill from, and its stored name ("" for a file named by RELAY_PROFILE).
+
+        An explicit file wins (relay fill --profile, RELAY_PROFILE); otherwise the store's active
+        profile. A file is reloaded when it changes on disk.
+        """
+        if self._profile_path is None:
+            loaded = self.store().profile()
+            if loaded is None:
+                raise RelayError(ErrorCode.PROFILE_MISSING, NO_PROFILE)
+            return loaded, self.store().active_profile_name() or ""
         from bridge.profile import load_profile
 
-        path = self._configured_profile_path()
-        if path is None:
-            raise RelayError(
-                ErrorCode.PROFILE_MISSING,
-                f"no profile configured: set {PROFILE_ENV} or pass --profile",
-            )
         try:
-            mtime = path.stat().st_mtime
+            mtime = self._profile_path.stat().st_mtime
         except OSError as exc:
-            raise RelayError(ErrorCode.PROFILE_MISSING, f"profile file not found: {path}") from exc
+            raise RelayError(
+                ErrorCode.PROFILE_MISSING, f"profile file not found: {self._profile_path}"
+            ) from exc
         with self._lock:
-            if self._profile is None or mtime != self._profile_mtime:
-                self._profile = load_profile(path)
-                self._profile_mtime = mtime
-            return self._profile
+            if self._file_profile is None or mtime != self._file_mtime:
+                self._file_profile = load_profile(self._profile_path)
+                self._file_mtime = mtime
+            return self._file_profile, ""
 
     def profile_hint(self) -> dict[str, Any]:
-        """Whether a profile is configured, without loading it (cheap enough for `hello`)."""
-        path = self._configured_profile_path()
-        if path is None:
-            return {"configured": False, "error": f"no profile configured: set {PROFILE_ENV}"}
-        if not path.is_file():
-            return {"configured": True, "error": f"profile file not found: {path}"}
-        return {"configured": True, "error": ""}
-
-    def profile_status(self) -> dict[str, Any]:
-        try:
-            loaded = self.profile()
-        except RelayError as exc:
-            return {"loaded": False, "name": "", "error": exc.message}
-        return {"loaded": True, "name": loaded.profile.basics.name or "", "error": ""}
+        """Whether a profile is configured, without loading anything heavy (cheap for `hello`)."""
+        if self._profile_path is not None:
+            found = self._profile_path.is_file()
+            missing = f"profile file not found: {self._profile_path}"
+            return {"source": "file", "error": "" if found else missing}
+        return {"source": "store", "error": ""}
 
     def capabilities(self) -> list[str]:
-        return ["fill.plan", "fill.applied", "chunked-replies"]
+        return ["fill.plan", "fill.applied", "fill.ack", "chunked-replies", "replay"]
+
+    # -- background work ----------------------------------------------------------------------
 
     def warm_up(self) -> None:
-        """Load the engine and the profile in the background so the first Fill does not wait."""
+        """Load the engine, store and profile in the background so the first Fill does not wait."""
         if self._warmed:
             return
         self._warmed = True
@@ -97,19 +112,49 @@ class Runtime:
 
     def _warm(self) -> None:
         try:
-            import bridge.forms
+            import bridge.forms  # noqa: F401
             import bridge.rules.engine  # noqa: F401
 
-            if self._configured_profile_path() is not None:
-                self.profile()
+            self.profile()
         except Exception as exc:  # warm-up is an optimisation; the request path reports errors
             log.debug("warm-up skipped: %s", exc)
+        self.replay_pending()
 
-    # -- filling -----------------------------------------------------------------------------
+    def replay_pending(self) -> int:
+        """After a (re)connect: send again every delivery the extension never acknowledged."""
+        if self.emit is None:
+            return 0
+        try:
+            store = self.store()
+            pending = store.pending()
+        except RelayError as exc:
+            log.warning("cannot read pending deliveries: %s", exc.message)
+            return 0
+        for delivery in pending:
+            self.emit(
+                {
+                    "kind": "fill.replay",
+                    "run_id": delivery.run_id,
+                    "seq": delivery.seq,
+                    "delivery": delivery.kind,
+                    "decision": delivery.payload,
+                }
+            )
+        if pending:
+            store.mark_sent(pending)
+            log.info("replayed %d unacknowledged deliveries", len(pending))
+        return len(pending)
 
-    def plan_fill(self, request: FillRequest) -> FillPlan:
+    # -- filling ------------------------------------------------------------------------------
+
+    def plan_fill(self, request: FillRequest, request_key: str) -> dict[str, Any]:
+        """Decide every field, store the run, and return the plan (the first answer on a retry)."""
+        store = self.store()
+        first = store.answered(request_key)
+        if first is not None:
+            return first
         started = time.perf_counter()
-        loaded = self.profile()
+        loaded, profile_name = self.profile()
         from bridge.forms import Action, FillPlan
         from bridge.rules.engine import decide
 
@@ -118,25 +163,34 @@ class Runtime:
         for decision in decisions:
             if decision.action is Action.ATTACH:
                 self._attach_document(decision, loaded)
+        seq = 0
+        for decision in decisions:
+            if decision.action is not Action.NONE:
+                seq += 1
+                decision.seq = seq
         plan = FillPlan(
-            run_id=f"run-{uuid.uuid4().hex[:16]}",
+            run_id=store.new_run_id(),
             decisions=decisions,
-            timings_ms={
-                "rules": round((planned - started) * 1000, 3),
-                "total": round((time.perf_counter() - started) * 1000, 3),
-            },
+            timings_ms={"rules": round((planned - started) * 1000, 3)},
         )
-        log.info(
-            "planned %s: %d fields, %d to fill",
-            plan.run_id,
-            len(decisions),
-            sum(1 for d in decisions if d.action is not Action.NONE),
+        plan.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
+        record = store.record_plan(
+            request_key, request, plan, loaded, profile_name=profile_name, ats=_ats_of(decisions)
         )
-        return plan
+        # The reply carries every decision: it is the first sending of each delivery.
+        store.mark_sent(record.deliveries)
+        log.info("planned %s: %d fields, %d to apply", plan.run_id, len(decisions), seq)
+        return record.result
 
-    def record_applied(self, report: ApplyReport) -> dict[str, Any]:
-        log.info("applied %s: %d results", report.run_id, len(report.results))
-        return {"recorded": len(report.results)}
+    def record_applied(self, report: ApplyReport, request_key: str) -> dict[str, Any]:
+        store = self.store()
+        result = store.record_applied(request_key, report)
+        if report.up_to_seq:
+            result = {**result, "acked": store.ack(report.run_id, report.up_to_seq)}
+        return result
+
+    def ack(self, ack: AckRequest) -> dict[str, Any]:
+        return {"acked": self.store().ack(ack.run_id, ack.up_to_seq)}
 
     def _attach_document(self, decision: FieldDecision, loaded: LoadedProfile) -> None:
         from bridge.forms import Action
@@ -154,3 +208,11 @@ class Runtime:
         decision.file.mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         decision.file.size = len(data)
         decision.file.data_b64 = base64.b64encode(data).decode("ascii")
+
+
+def _ats_of(decisions: list[FieldDecision]) -> str:
+    """The ATS whose adapter decided fields, as the engine's reasons name it ('' when none)."""
+    for decision in decisions:
+        if decision.reason.startswith("ats-adapter:"):
+            return decision.reason.split(":", 1)[1].split()[0].strip(";,")
+    return ""

@@ -13,7 +13,7 @@ def test_hello_ping_and_clean_exit(relay_home: Path) -> None:
     bridge = BridgeProcess("chrome-extension://oohbnckbgppopfjgnninihfpgibipmeo/")
     hello = bridge.request("hello", {"protocol": "1.0", "extension_version": "0.1.0"})
     assert hello["ok"], hello
-    assert hello["result"]["profile"]["configured"] is False
+    assert hello["result"]["profile"] == {"source": "store", "error": ""}
     assert bridge.request("ping", rid="2")["result"]["pong"] is True
     code, rest, _ = bridge.close()
     assert code == 0 and rest == b""

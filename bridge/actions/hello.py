@@ -10,6 +10,7 @@ from typing import Any
 
 from bridge.identity import BRIDGE_VERSION, PROTOCOL_MAJOR, PROTOCOL_VERSION
 from bridge.protocol.errors import ErrorCode, RelayError
+from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
 
 
@@ -31,7 +32,7 @@ def parse(payload: dict[str, Any]) -> HelloPayload:
     return HelloPayload(**values)
 
 
-def handle(runtime: Runtime, payload: HelloPayload) -> dict[str, Any]:
+def handle(runtime: Runtime, payload: HelloPayload, request: Request) -> dict[str, Any]:
     major = payload.protocol.split(".", 1)[0]
     if major != str(PROTOCOL_MAJOR):
         raise RelayError(

@@ -1,6 +1,7 @@
 """Request type → the module that handles it. Validation and dispatch live here, not in the host.
 
-Each action module defines `parse(payload: dict) -> P` and `handle(runtime, P) -> dict`. Modules
+Each action module defines `parse(payload: dict) -> P` and `handle(runtime, P, request) -> dict`
+(the request envelope gives actions that store results their idempotency key). Modules
 are imported on first use, so `hello` and `ping` answer before the heavier parts are loaded.
 """
 
@@ -20,6 +21,7 @@ ACTIONS: dict[str, str] = {
     "ping": "bridge.actions.ping",
     "fill.plan": "bridge.actions.fill_plan",
     "fill.applied": "bridge.actions.fill_applied",
+    "fill.ack": "bridge.actions.fill_ack",
 }
 
 
@@ -30,5 +32,5 @@ def dispatch(runtime: Runtime, request: Request) -> dict[str, Any]:
         raise RelayError(ErrorCode.UNKNOWN_TYPE, f"unknown type {request.type!r}; known: {known}")
     module = importlib.import_module(module_name)
     payload = module.parse(request.payload)
-    result: dict[str, Any] = module.handle(runtime, payload)
+    result: dict[str, Any] = module.handle(runtime, payload, request)
     return result

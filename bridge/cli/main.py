@@ -14,6 +14,8 @@ from bridge.identity import BRIDGE_VERSION
 COMMAND_MODULES: tuple[str, ...] = (
     "bridge.cli.fill_cmd",
     "bridge.cli.install_cmd",
+    "bridge.cli.profile_cmd",
+    "bridge.cli.history_cmd",
 )
 
 

@@ -1,0 +1,488 @@
+"""`Store`: the one object the runtime holds. Each method is one short transaction; database
+errors come out as RelayError(E_STORE_FAILED) naming the file; calls are serialised by a lock
+because the host answers on several threads."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+import apsw
+from pydantic import BaseModel
+
+from bridge.forms import ApplyReport, FillPlan, FillRequest, Source
+from bridge.paths import relay_home
+from bridge.profile import LoadedProfile
+from bridge.protocol.errors import ErrorCode, RelayError
+from bridge.store import (
+    audit,
+    crypto,
+    exchange,
+    forget,
+    idempotency,
+    ledger,
+    model_cache,
+    outbox,
+    profiles,
+    runs,
+    texts,
+)
+from bridge.store.db import DB_FILENAME, guarded, load_vec, open_db, scalar, transaction
+from bridge.store.outbox import Delivery
+from bridge.store.util import dumps, new_run_id, now_iso, request_key
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+ENCRYPTION_SETTING = "encryption"
+
+
+def _locked(method: Callable[Concatenate[Store, P], T]) -> Callable[Concatenate[Store, P], T]:
+    def wrapper(self: Store, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        with self._lock, guarded(self.path):
+            return method(self, *args, **kwargs)
+
+    wrapper.__name__ = method.__name__
+    wrapper.__doc__ = method.__doc__
+    return wrapper
+
+
+class PlanRecord(BaseModel):
+    """What `record_plan` hands back: the reply to send and the deliveries to send with it."""
+
+    result: dict[str, Any]
+    deliveries: list[Delivery]
+    replayed: bool  # True: this request id was answered before; nothing new was written
+
+
+class Store:
+    def __init__(self, conn: apsw.Connection, path: Path) -> None:
+        self.conn = conn
+        self.path = path
+        self._lock = threading.RLock()
+        self._cipher: crypto.Cipher | None = None
+
+    @classmethod
+    def open(cls, home: Path | None = None) -> Store:
+        """Open `<RELAY_HOME>/relay.db`, creating and migrating it as needed."""
+        path = (home or relay_home()) / DB_FILENAME
+        return cls(open_db(path), path)
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @_locked
+    def schema_version(self) -> int:
+        return int(scalar(self.conn, "PRAGMA user_version"))
+
+    @_locked
+    def load_vec(self) -> str:
+        """Load sqlite-vec into this connection (for saved-answer search); returns its version."""
+        return load_vec(self.conn)
+
+    # -- encryption ---------------------------------------------------------------------------
+
+    def _encryption(self) -> dict[str, Any] | None:
+        text = scalar(self.conn, "SELECT value FROM settings WHERE key = ?", (ENCRYPTION_SETTING,))
+        return json.loads(text) if text else None
+
+    def _current_cipher(self) -> crypto.Cipher | None:
+        """The cipher when encryption is on. On but no usable key: an error, never plain writes."""
+        setting = self._encryption()
+        if setting is None:
+            return None
+        if self._cipher is not None and self._cipher.key_id == setting["key_id"]:
+            return self._cipher
+        key = crypto.load_key()
+        if key is None or crypto.key_id(key) != setting["key_id"]:
+            raise RelayError(
+                ErrorCode.STORE_FAILED,
+                f"{self.path}: encryption is on but its key is not in the keyring "
+                f"(expected key {setting['key_id']})",
+            )
+        self._cipher = crypto.Cipher(key)
+        return self._cipher
+
+    @_locked
+    def encryption_status(self) -> dict[str, Any]:
+        usable, backend = crypto.keyring_status()
+        setting = self._encryption()
+        return {
+            "enabled": setting is not None,
+            "key_id": setting["key_id"] if setting else "",
+            "since": setting["since"] if setting else "",
+            "keyring": backend,
+            "keyring_usable": usable,
+        }
+
+    @_locked
+    def enable_encryption(self, secret: str | None = None) -> str:
+        """Turn encryption on (a key from the secret, or random) and seal what is sealable.
+        Returns the key id. Fails clearly when there is no secure keyring."""
+        if self._encryption() is not None:
+            raise RelayError(ErrorCode.STORE_FAILED, "encryption is already on")
+        key, salt = crypto.new_key(secret)
+        crypto.store_key(key)
+        cipher = crypto.Cipher(key)
+        with transaction(self.conn):
+            _reseal(self.conn, None, cipher)
+            self.conn.execute(
+                "INSERT INTO settings(key, value) VALUES (?, ?)",
+                (ENCRYPTION_SETTING,
+                 dumps({"key_id": cipher.key_id, "salt": salt, "since": now_iso()})),
+            )
+        self._cipher = cipher
+        return cipher.key_id
+
+    @_locked
+    def disable_encryption(self) -> None:
+        """Open every sealed value back to plain text, then drop the key from the keyring."""
+        cipher = self._current_cipher()
+        if cipher is None:
+            return
+        with transaction(self.conn):
+            _reseal(self.conn, cipher, None)
+            self.conn.execute("DELETE FROM settings WHERE key = ?", (ENCRYPTION_SETTING,))
+        self._cipher = None
+        crypto.delete_key()
+
+    # -- profiles -----------------------------------------------------------------------------
+
+    @_locked
+    def import_profile(self, path: Path, name: str | None = None) -> tuple[str, bool]:
+        return profiles.import_profile(self.conn, path, name)
+
+    @_locked
+    def list_profiles(self) -> list[profiles.ProfileInfo]:
+        return profiles.list_profiles(self.conn)
+
+    @_locked
+    def use_profile(self, name: str) -> None:
+        profiles.use_profile(self.conn, name)
+
+    @_locked
+    def active_profile_name(self) -> str | None:
+        return profiles.active_name(self.conn)
+
+    @_locked
+    def profile(self, name: str | None = None) -> LoadedProfile | None:
+        """The named profile, or the active one, with the person's edits applied."""
+        return profiles.load(self.conn, name)
+
+    @_locked
+    def edit_profile(self, name: str, patch: dict[str, Any]) -> LoadedProfile:
+        return profiles.set_edits(self.conn, name, patch)
+
+    @_locked
+    def profile_original(self, name: str) -> str:
+        return profiles.original_text(self.conn, name)
+
+    @_locked
+    def remove_profile(self, name: str) -> None:
+        profiles.remove_profile(self.conn, name)
+
+    # -- requests and runs --------------------------------------------------------------------
+
+    @staticmethod
+    def new_run_id() -> str:
+        return new_run_id()
+
+    @staticmethod
+    def request_key(kind: str, request_id: str, payload: Any) -> str:
+        """The idempotency key to pass as `request_id` (id + type + payload fingerprint)."""
+        return request_key(kind, request_id, payload)
+
+    @_locked
+    def answered(self, request_id: str) -> dict[str, Any] | None:
+        """The stored first answer to this request id, or None when it is new."""
+        return idempotency.answered(self.conn, request_id, self._current_cipher())
+
+    @_locked
+    def record_plan(
+        self,
+        request_id: str,
+        request: FillRequest,
+        plan: FillPlan,
+        profile: LoadedProfile,
+        *,
+        profile_name: str = "",  # e.g. store.active_profile_name() when it came from the store
+        ats: str = "",
+        started_at: str | None = None,
+        deliveries: list[tuple[str, dict[str, Any]]] | None = None,
+        actor: str = "bridge",
+    ) -> PlanRecord:
+        """Store a planned run, its decisions, its deliveries, the page text, an audit entry and
+        the answer to `request_id`, in one transaction. A request id answered before returns the
+        first answer and writes nothing."""
+        cipher = self._current_cipher()
+        with transaction(self.conn):
+            first = idempotency.answered(self.conn, request_id, cipher)
+            if first is not None:
+                return PlanRecord(result=first, deliveries=[], replayed=True)
+            started = started_at or now_iso()
+            runs.insert_run(
+                self.conn,
+                request=request,
+                plan=plan,
+                profile_fp=profiles.profile_fingerprint(profile),
+                profile_name=profile_name,
+                ats=ats,
+                started_at=started,
+                cipher=cipher,
+            )
+            if request.job_text:
+                texts.put(self.conn, plan.run_id, texts.PAGE, "", request.job_text, cipher)
+            for decision in plan.decisions:
+                if decision.source is Source.LLM and decision.value:
+                    texts.put(self.conn, plan.run_id, texts.DRAFT,
+                              f"{decision.frame}:{decision.field_id}", decision.value, cipher)
+            items = outbox.plan_deliveries(plan) if deliveries is None else deliveries
+            queued = outbox.enqueue(self.conn, plan.run_id, items, cipher)
+            tokens_in, tokens_out = ledger.run_tokens(self.conn, plan.run_id)
+            audit.append(
+                self.conn,
+                actor=actor,
+                action="fill.plan",
+                run_id=plan.run_id,
+                payload={"request_id": request_id, "ats": ats, **audit.plan_payload(plan)},
+                tokens_in=tokens_in,
+                tokens_out=tokens_out,
+                cost_cents=_cents(ledger.run_cost_e4(self.conn, plan.run_id)),
+                started_at=started,
+                secrets=audit.profile_secrets(profile.raw),
+            )
+            result = plan.model_dump(mode="json")
+            idempotency.remember(self.conn, request_id, "fill.plan", plan.run_id, result, cipher)
+        return PlanRecord(result=result, deliveries=queued, replayed=False)
+
+    @_locked
+    def record_applied(
+        self, request_id: str, report: ApplyReport, *, actor: str = "extension"
+    ) -> dict[str, Any]:
+        """Record what the page did (once per request id); returns `{"recorded": n}`."""
+        cipher = self._current_cipher()
+        with transaction(self.conn):
+            first = idempotency.answered(self.conn, request_id, cipher)
+            if first is not None:
+                return first
+            started = now_iso()
+            matched = runs.record_outcomes(self.conn, report)
+            audit.append(
+                self.conn,
+                actor=actor,
+                action="fill.applied",
+                run_id=report.run_id,
+                payload={"request_id": request_id, **audit.applied_payload(report, matched)},
+                started_at=started,
+            )
+            result = {"recorded": matched}
+            idempotency.remember(
+                self.conn, request_id, "fill.applied", report.run_id, result, cipher
+            )
+        return result
+
+    @_locked
+    def set_status(
+        self,
+        run_id: str,
+        status: str,
+        *,
+        actor: str = "panel",
+        decision: str = "",
+        error: str = "",
+        secrets: list[str] | None = None,
+    ) -> None:
+        """Move a run to a status (reviewed, submitted, abandoned, failed …) and log it."""
+        with transaction(self.conn):
+            runs.set_status(self.conn, run_id, status, audit._scrub(error, secrets or []))
+            audit.append(
+                self.conn,
+                actor=actor,
+                action=f"run.{status}",
+                run_id=run_id,
+                decision=decision,
+                status="error" if status == "failed" else "ok",
+                error=error,
+                secrets=secrets or [],
+            )
+
+    @_locked
+    def history(self, run_id: str | None = None) -> list[dict[str, Any]]:
+        """Runs with their decisions (the `relay history --json` shape); values sealed without a
+        key at hand come out as null with `"encrypted": true`."""
+        try:
+            cipher = self._current_cipher()
+        except RelayError:
+            cipher = None
+        if run_id is not None:
+            runs.require(self.conn, run_id)
+        return runs.history(self.conn, cipher, run_id)
+
+    # -- delivery outbox ----------------------------------------------------------------------
+
+    @_locked
+    def pending(self, run_id: str | None = None) -> list[Delivery]:
+        """Unacknowledged deliveries (one run, or all open runs): replay these after a restart."""
+        return outbox.pending(self.conn, self._current_cipher(), run_id)
+
+    @_locked
+    def mark_sent(self, deliveries: list[Delivery]) -> None:
+        with transaction(self.conn):
+            outbox.mark_sent(self.conn, deliveries)
+
+    @_locked
+    def ack(self, run_id: str, up_to_seq: int) -> int:
+        """The extension applied everything up to `up_to_seq`; returns how many were new."""
+        with transaction(self.conn):
+            return outbox.ack(self.conn, run_id, up_to_seq)
+
+    # -- audit, ledger, cached text -----------------------------------------------------------
+
+    @_locked
+    def audit(self, /, *, actor: str, action: str, **fields: Any) -> int:
+        """Append one audit entry (see audit.append for the fields); returns its id."""
+        with transaction(self.conn):
+            return audit.append(self.conn, actor=actor, action=action, **fields)
+
+    @_locked
+    def audit_entries(self, run_id: str | None = None) -> list[dict[str, Any]]:
+        return audit.entries(self.conn, run_id)
+
+    @_locked
+    def record_model_call(
+        self,
+        *,
+        call_id: str,
+        run_id: str | None,
+        model: str,
+        tier: str,
+        tokens_in: int,
+        tokens_out: int,
+        cost_cents: Any,
+        at: str | None = None,
+        purpose: str = "",
+        details: dict[str, Any] | None = None,
+        actor: str = "llm",
+        status: str = "ok",
+        error: str = "",
+    ) -> bool:
+        """One model call into the ledger and the audit log; a call id seen before is ignored
+        (returns False), so a retry never counts twice."""
+        with transaction(self.conn):
+            added = ledger.record_call(
+                self.conn, call_id=call_id, run_id=run_id, model=model, tier=tier,
+                tokens_in=tokens_in, tokens_out=tokens_out, cost_cents=cost_cents, at=at,
+            )
+            if added:
+                audit.append(
+                    self.conn, actor=actor, action="model.call", run_id=run_id,
+                    payload={"model": model, "tier": tier, "purpose": purpose,
+                             "request_id": call_id, **(details or {})},
+                    tokens_in=tokens_in, tokens_out=tokens_out, cost_cents=cost_cents,
+                    status=status, error=error, started_at=at, ended_at=at,
+                )
+        return added
+
+    @_locked
+    def spent_e4_since(self, since: str) -> int:
+        """Model spend (ten-thousandths of a cent) recorded at or after a UTC timestamp."""
+        return ledger.spent_e4_since(self.conn, since)
+
+    @_locked
+    def cache_get(self, fingerprint: str) -> dict[str, Any] | None:
+        return model_cache.get(self.conn, fingerprint, self._current_cipher())
+
+    @_locked
+    def cache_put(self, fingerprint: str, model: str, body: dict[str, Any]) -> None:
+        with transaction(self.conn):
+            model_cache.put(self.conn, fingerprint, model, body, self._current_cipher())
+
+    @_locked
+    def cost_summary(self) -> dict[str, Any]:
+        return ledger.summary(self.conn)
+
+    @_locked
+    def put_text(self, run_id: str, kind: str, name: str, body: str) -> None:
+        with transaction(self.conn):
+            texts.put(self.conn, run_id, kind, name, body, self._current_cipher())
+
+    @_locked
+    def get_text(self, run_id: str, kind: str, name: str = "") -> str | None:
+        return texts.get(self.conn, run_id, kind, name, self._current_cipher())
+
+    # -- export, import, forget ---------------------------------------------------------------
+
+    @_locked
+    def export(self) -> dict[str, Any]:
+        return exchange.export_doc(self.conn)
+
+    @_locked
+    def import_(self, raw: Any, origin: str = "import") -> dict[str, int]:
+        doc = exchange.parse_doc(raw, origin)
+        counts = exchange.import_doc(self.conn, self.path, doc, origin)
+        self._cipher = None
+        return counts
+
+    @_locked
+    def forget_run(self, run_id: str, *, actor: str = "cli") -> dict[str, int]:
+        counts = forget.forget_run(self.conn, run_id)
+        with transaction(self.conn):
+            # A trace that something was forgotten, without what it was.
+            audit.append(self.conn, actor=actor, action="forget",
+                         payload={"scope": "run", "deleted": counts})
+        return counts
+
+    @_locked
+    def forget_all(self, *, actor: str = "cli") -> dict[str, int]:
+        counts = forget.forget_all(self.conn)
+        with transaction(self.conn):
+            audit.append(self.conn, actor=actor, action="forget",
+                         payload={"scope": "all", "deleted": counts})
+        return counts
+
+
+def _cents(e4: int) -> Decimal:
+    return Decimal(e4).scaleb(-4)
+
+
+# Sealable columns: (table, key columns, value column, which rows).
+_SEALABLE: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
+    ("decisions", ("run_id", "seq"), "value", "source = 'llm'"),
+    ("deliveries", ("run_id", "seq"), "payload", "acked_at IS NULL"),
+    ("requests", ("id",), "result", "1"),
+    ("texts", ("run_id", "kind", "name"), "body", "1"),
+    ("answer_cache", ("fingerprint",), "body", "1"),
+)
+
+
+def _reseal(conn: apsw.Connection, old: crypto.Cipher | None, new: crypto.Cipher | None) -> None:
+    """Re-store every sealable value under `new` (None: plain). Same contexts as on write."""
+    for table, keys, column, which in _SEALABLE:
+        rows = conn.execute(
+            f"SELECT {', '.join(keys)}, {column}, sealed FROM {table} WHERE {which}"
+        ).fetchall()
+        for row in rows:
+            key_values = row[: len(keys)]
+            stored, sealed = str(row[len(keys)]), int(row[len(keys) + 1] or 0)
+            context = ":".join([table, *(str(v) for v in key_values)])
+            plain = crypto.unpack(old, stored, sealed, context)
+            if plain is None:
+                raise RelayError(ErrorCode.STORE_FAILED, f"a sealed {table} value has no key")
+            body, flag = crypto.pack(new, plain, context)
+            where = " AND ".join(f"{k} = ?" for k in keys)
+            conn.execute(
+                f"UPDATE {table} SET {column} = ?, sealed = ? WHERE {where}",
+                (body, flag, *key_values),
+            )
+
