@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.ats_runner import FormRun, run_all  # noqa: E402
+from tests.ats_runner import FormRun, run_all
 
 SENSITIVE = {"work_auth", "sponsorship", "eeo"}
 

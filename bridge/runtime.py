@@ -13,8 +13,8 @@ import mimetypes
 import os
 import threading
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bridge.paths import relay_home
@@ -31,9 +31,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PROFILE_ENV = "RELAY_PROFILE"
-NO_PROFILE = (
-    "no profile: import one with `relay profile import FILE`, or set RELAY_PROFILE to a profile file"
-)
+# Developers' switch: write every form snapshot the bridge plans to this folder (for reproducing a
+# bug offline, and for the benchmarks). Off unless set; the files stay on this machine.
+CAPTURE_ENV = "RELAY_CAPTURE_SNAPSHOTS"
+NO_PROFILE = "no profile: import one with `relay profile import FILE`, or set RELAY_PROFILE"
 
 
 class Runtime:
@@ -112,7 +113,7 @@ class Runtime:
 
     def _warm(self) -> None:
         try:
-            import bridge.forms  # noqa: F401
+            import bridge.forms
             import bridge.rules.engine  # noqa: F401
 
             self.profile()
@@ -174,6 +175,7 @@ class Runtime:
             timings_ms={"rules": round((planned - started) * 1000, 3)},
         )
         plan.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
+        _capture(request, plan.run_id)
         record = store.record_plan(
             request_key, request, plan, loaded, profile_name=profile_name, ats=_ats_of(decisions)
         )
@@ -208,6 +210,17 @@ class Runtime:
         decision.file.mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         decision.file.size = len(data)
         decision.file.data_b64 = base64.b64encode(data).decode("ascii")
+
+
+def _capture(request: FillRequest, run_id: str) -> None:
+    folder = os.environ.get(CAPTURE_ENV)
+    if not folder:
+        return
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        (Path(folder) / f"{run_id}.json").write_text(request.model_dump_json(), encoding="utf-8")
+    except OSError as exc:
+        log.warning("snapshot not captured: %s", exc)
 
 
 def _ats_of(decisions: list[FieldDecision]) -> str:

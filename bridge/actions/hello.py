@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bridge.identity import BRIDGE_VERSION, PROTOCOL_MAJOR, PROTOCOL_VERSION
-from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.protocol.envelopes import Request
+from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.runtime import Runtime
 
 
