@@ -22,6 +22,7 @@ from bridge.protocol.errors import ErrorCode, RelayError
 
 if TYPE_CHECKING:
     from bridge.forms import AckRequest, ApplyReport, FieldDecision, FillRequest
+    from bridge.llm import EscalationResult
     from bridge.profile import LoadedProfile
     from bridge.store import Store
 
@@ -113,10 +114,12 @@ class Runtime:
 
     def _warm(self) -> None:
         try:
-            import bridge.forms
-            import bridge.rules.engine  # noqa: F401
+            import bridge.rules.engine  # noqa: F401  (loads the rules data)
+            from bridge.llm import load_config, warm_up
 
             self.profile()
+            if load_config().enabled:
+                warm_up()  # litellm takes seconds to import: never on the request path
         except Exception as exc:  # warm-up is an optimisation; the request path reports errors
             log.debug("warm-up skipped: %s", exc)
         self.replay_pending()
@@ -161,18 +164,27 @@ class Runtime:
 
         decisions = decide(request, loaded)
         planned = time.perf_counter()
+        run_id = store.new_run_id()
+        llm = self._escalate(request, loaded, decisions, run_id)
+        decisions = llm.decisions
+        escalated = time.perf_counter()
+        seq = 0
         for decision in decisions:
             if decision.action is Action.ATTACH:
                 self._attach_document(decision, loaded)
-        seq = 0
-        for decision in decisions:
             if decision.action is not Action.NONE:
                 seq += 1
                 decision.seq = seq
         plan = FillPlan(
-            run_id=store.new_run_id(),
+            run_id=run_id,
             decisions=decisions,
-            timings_ms={"rules": round((planned - started) * 1000, 3)},
+            llm_calls=llm.llm_calls,
+            llm_cost_usd=llm.cost_usd,
+            llm_status=llm.status,
+            timings_ms={
+                "rules": round((planned - started) * 1000, 3),
+                "llm": round((escalated - planned) * 1000, 3),
+            },
         )
         plan.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
         _capture(request, plan.run_id)
@@ -183,6 +195,22 @@ class Runtime:
         store.mark_sent(record.deliveries)
         log.info("planned %s: %d fields, %d to apply", plan.run_id, len(decisions), seq)
         return record.result
+
+    def _escalate(
+        self,
+        request: FillRequest,
+        loaded: LoadedProfile,
+        decisions: list[FieldDecision],
+        run_id: str,
+    ) -> EscalationResult:
+        """What the rules left open goes to the model, behind the guards; rules only without one."""
+        from bridge.llm import CachedAnswer, escalate, load_config
+        from bridge.store.llm_ledger import StoreLlmLedger
+
+        ledger = StoreLlmLedger(self.store(), CachedAnswer)
+        return escalate(
+            request, loaded, decisions, run_id=run_id, ledger=ledger, config=load_config()
+        )
 
     def record_applied(self, report: ApplyReport, request_key: str) -> dict[str, Any]:
         store = self.store()

@@ -1,0 +1,151 @@
+"""Model configuration: defaults, file, environment, keyring; `relay key`; resume text; lazy
+litellm."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import keyring
+import pytest
+from keyring.backend import KeyringBackend
+
+from bridge.cli import key_cmd
+from bridge.llm.config import DEFAULT_MODELS, KEYRING_SERVICE, Tier, load_config
+from bridge.llm.pricing import price_for
+from bridge.llm.resume import resume_text
+from tests.llm_server import sample_profile
+
+
+class MemoryKeyring(KeyringBackend):
+    priority = 1
+
+    def __init__(self) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
+        self.store: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.store.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.store[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        from keyring.errors import PasswordDeleteError
+
+        if (service, username) not in self.store:
+            raise PasswordDeleteError(username)
+        del self.store[(service, username)]
+
+
+@pytest.fixture
+def memory_keyring() -> Any:
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+def test_defaults_file_then_environment(tmp_path: Path) -> None:
+    cfg = load_config(env={}, path=tmp_path / "none.toml", use_keyring=False)
+    assert cfg.models == DEFAULT_MODELS and not cfg.enabled
+    assert cfg.disabled_reason().startswith("rules-only: no model configured")
+    file = tmp_path / "llm.toml"
+    file.write_text(
+        '[models]\nfast = "openai/gpt-4o-mini"\ngeneral = "openai/gpt-4o"\n'
+        "[limits]\ncap_per_fill_usd = 0.01\n"
+        '[prices."openai/gpt-4o"]\ninput_per_mtok = 1.0\noutput_per_mtok = 2.0\n'
+    )
+    cfg = load_config(
+        env={"RELAY_MODEL_GENERAL": "openai/other", "RELAY_LLM_API_BASE": "http://127.0.0.1:1/v1"},
+        path=file,
+        use_keyring=False,
+    )
+    assert cfg.models[Tier.FAST] == "openai/gpt-4o-mini"
+    assert cfg.models[Tier.GENERAL] == "openai/other"
+    assert cfg.cap_per_fill_usd == 0.01
+    assert cfg.enabled and cfg.api_base == "http://127.0.0.1:1/v1"
+    assert price_for("openai/gpt-4o", cfg) is not None
+    assert price_for("openai/gpt-4o", cfg).input_per_mtok == 1.0  # type: ignore[union-attr]
+
+
+def test_relay_prices_cover_the_default_models(tmp_path: Path) -> None:
+    cfg = load_config(env={}, path=tmp_path / "none.toml", use_keyring=False)
+    fast = price_for(cfg.model_for(Tier.FAST), cfg)
+    assert fast is not None and fast.input_per_mtok == 0.098
+
+
+def test_key_from_keyring_and_env_override(memory_keyring: MemoryKeyring, tmp_path: Path) -> None:
+    memory_keyring.set_password(KEYRING_SERVICE, "openrouter", "sk-from-keyring")
+    cfg = load_config(env={}, path=tmp_path / "none.toml")
+    assert cfg.api_key == "sk-from-keyring" and cfg.key_source == "keyring"
+    assert "sk-from-keyring" not in repr(cfg)
+    cfg = load_config(env={"RELAY_LLM_API_KEY": "sk-env"}, path=tmp_path / "none.toml")
+    assert cfg.api_key == "sk-env" and cfg.key_source == "env"
+
+
+def test_relay_key_set_and_delete(
+    memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    key_cmd.register(parser.add_subparsers())
+    monkeypatch.setattr(sys, "stdin", io.StringIO("sk-typed\n"))
+    args = parser.parse_args(["key", "set", "openrouter"])
+    assert args.func(args) == 0
+    assert memory_keyring.store[(KEYRING_SERVICE, "openrouter")] == "sk-typed"
+    args = parser.parse_args(["key", "delete", "openrouter"])
+    assert args.func(args) == 0
+    assert memory_keyring.store == {}
+
+
+def test_relay_key_without_a_keyring_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from keyring.backends import fail
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())  # type: ignore[no-untyped-call]
+    try:
+        import argparse
+
+        parser = argparse.ArgumentParser()
+        key_cmd.register(parser.add_subparsers())
+        args = parser.parse_args(["key", "set", "openai"])
+        assert args.func(args) == 1
+    finally:
+        keyring.set_keyring(previous)
+
+
+def test_resume_text_is_read_from_the_pdf() -> None:
+    text = resume_text(sample_profile())
+    if not text:
+        pytest.skip("pypdf not installed")
+    assert "Difference Labs" in text and "4 engineers" in text
+
+
+def test_importing_the_model_layer_does_not_import_litellm() -> None:
+    code = "import sys, bridge.llm, bridge.cli.key_cmd; print('litellm' in sys.modules)"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+        check=True,
+    )
+    assert out.stdout.strip() == "False"
+
+
+def test_warm_up_loads_litellm_offline_without_dotenv() -> None:
+    import os
+
+    from bridge.llm import client
+
+    client.warm_up().join(120)
+    assert client.is_loaded()
+    assert os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] == "True"
+    assert os.environ["LITELLM_MODE"] == "PRODUCTION"
+    assert "gpt-4o-mini" in client.cost_map()  # the bundled price map, read locally

@@ -1,0 +1,232 @@
+"""Cost, caps, downgrade and model errors, through real litellm and the scripted server."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from bridge.forms import Source, Status, Widget
+from bridge.llm import MemoryLedger, ModelCall, escalate
+from tests.llm_server import (
+    LlmServer,
+    Reply,
+    answer,
+    ffield,
+    leave,
+    llm_server,
+    llm_server_session,
+    make_config,
+    question_ids,
+    request_of,
+    sample_profile,
+)
+
+__all__ = ["llm_server", "llm_server_session"]
+
+
+def _form(cover_letter: bool = False) -> tuple[Any, list[Any]]:
+    fields = [
+        ffield("f1", "Current employer"),
+        ffield(
+            "f2",
+            "Cover letter" if cover_letter else "Describe a project",
+            Widget.TEXTAREA,
+            max_length=3000 if cover_letter else 500,
+        ),
+    ]
+    return request_of(fields), [leave(f) for f in fields]
+
+
+def _good(body: dict[str, Any]) -> Reply:
+    out: dict[str, Any] = {}
+    for qid in question_ids(body):
+        if "drafting" in body["response_format"]["json_schema"]["name"]:
+            out[qid] = {
+                "answer": "I built the Kafka ingestion pipeline for 40 TB of daily event data.",
+                "facts": ["work[1].highlights[0]"],
+                "quotes": [],
+            }
+        else:
+            out[qid] = answer("Analytical Engines Inc", ["work[0].name"])
+    return Reply({"fields": out}, tokens_in=1000, tokens_out=100)
+
+
+def test_ledger_adds_up(llm_server: LlmServer) -> None:
+    llm_server.script = _good
+    request, decisions = _form()
+    ledger = MemoryLedger()
+    result = escalate(
+        request,
+        sample_profile(),
+        decisions,
+        run_id="c",
+        ledger=ledger,
+        config=make_config(llm_server),
+    )
+    assert [c.purpose for c in ledger.calls] == ["mapping", "drafting"]
+    assert len(llm_server.requests) == 2
+    fast = (1000 * 0.098 + 100 * 0.196) / 1e6
+    general = (1000 * 0.40 + 100 * 1.75) / 1e6
+    assert ledger.calls[0].cost_usd == pytest.approx(fast)
+    assert ledger.calls[1].cost_usd == pytest.approx(general)
+    assert result.cost_usd == pytest.approx(fast + general)
+    assert sum(c.cost_usd for c in ledger.calls) == pytest.approx(result.cost_usd)
+    assert all(c.tokens_in == 1000 and c.tokens_out == 100 for c in ledger.calls)
+    assert {d.field_id: d.source for d in result.decisions} == {"f1": Source.LLM, "f2": Source.LLM}
+
+
+def test_per_fill_cap_means_rules_only_with_the_reason(llm_server: LlmServer) -> None:
+    llm_server.script = _good
+    request, decisions = _form()
+    result = escalate(
+        request,
+        sample_profile(),
+        decisions,
+        run_id="c",
+        ledger=MemoryLedger(),
+        config=make_config(llm_server, cap_per_fill_usd=1e-7),
+    )
+    assert llm_server.requests == []
+    assert result.status.startswith("rules-only: per-fill model cap")
+    assert all(d.source == Source.NONE for d in result.decisions)
+
+
+def test_daily_cap_counts_earlier_spend(llm_server: LlmServer) -> None:
+    llm_server.script = _good
+    ledger = MemoryLedger()
+    ledger.record_call(
+        ModelCall(
+            run_id="old",
+            model="openai/fast-model",
+            tier="fast",
+            purpose="mapping",
+            cost_usd=0.10,
+            at=datetime.now(UTC),
+        )
+    )
+    request, decisions = _form()
+    result = escalate(
+        request,
+        sample_profile(),
+        decisions,
+        run_id="c",
+        ledger=ledger,
+        config=make_config(llm_server, cap_per_day_usd=0.10),
+    )
+    assert llm_server.requests == []
+    assert result.status.startswith("rules-only: daily model cap")
+
+
+def test_near_the_cap_heavy_falls_back(llm_server: LlmServer) -> None:
+    llm_server.script = _good
+    request, decisions = _form(cover_letter=True)
+    # Plenty of room: the long draft goes to the heavy tier.
+    escalate(
+        request,
+        sample_profile(),
+        decisions,
+        run_id="c",
+        ledger=MemoryLedger(),
+        config=make_config(llm_server),
+    )
+    assert [r["model"] for r in llm_server.requests] == ["fast-model", "heavy-model"]
+    # Near the daily cap: heavy falls back to general.
+    llm_server.reset(_good)
+    ledger = MemoryLedger()
+    ledger.record_call(
+        ModelCall(run_id="old", model="x", tier="fast", purpose="mapping", cost_usd=0.45)
+    )
+    result = escalate(
+        request,
+        sample_profile(),
+        decisions,
+        run_id="c",
+        ledger=ledger,
+        config=make_config(llm_server, cap_per_day_usd=0.5),
+    )
+    assert [r["model"] for r in llm_server.requests] == ["fast-model", "general-model"]
+    assert "downgraded heavy→general" in result.status
+
+
+def test_http_500_stops_after_three_consecutive_errors(llm_server: LlmServer) -> None:
+    llm_server.script = lambda body: Reply(status=500)
+    request, decisions = _form()
+    result = escalate(
+        request,
+        sample_profile(),
+        decisions,
+        run_id="c",
+        ledger=MemoryLedger(),
+        config=make_config(llm_server),
+    )
+    assert len(llm_server.requests) == 3  # the drafting request is never sent
+    assert "HTTP 500" in result.status
+    assert "3 consecutive errors" in result.status
+    assert result.status.startswith("rules-only")
+    assert all(d.status == Status.LEAVE and d.value == "" for d in result.decisions)
+    assert result.cost_usd == 0
+
+
+def test_a_retry_after_an_error_recovers(llm_server: LlmServer) -> None:
+    seen = {"n": 0}
+
+    def flaky(body: dict[str, Any]) -> Reply:
+        seen["n"] += 1
+        return Reply(status=500) if seen["n"] == 1 else _good(body)
+
+    llm_server.script = flaky
+    request, decisions = _form()
+    result = escalate(
+        request,
+        sample_profile(),
+        decisions,
+        run_id="c",
+        ledger=MemoryLedger(),
+        config=make_config(llm_server),
+    )
+    assert len(llm_server.requests) == 3
+    assert result.status.startswith("llm: 3 request(s) (1 failed)")
+    assert {d.source for d in result.decisions} == {Source.LLM}
+
+
+def test_timeouts_give_a_clear_status(llm_server: LlmServer) -> None:
+    llm_server.script = lambda body: Reply({"fields": {}}, delay_s=1.5)
+    request, decisions = _form()
+    result = escalate(
+        request,
+        sample_profile(),
+        decisions,
+        run_id="c",
+        ledger=MemoryLedger(),
+        config=make_config(llm_server, timeout_s=0.3, retries=1),
+    )
+    assert "timeout" in result.status
+    assert all(d.value == "" for d in result.decisions)
+
+
+def test_model_errors_write_nothing_to_stdout(
+    llm_server: LlmServer, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # The native host's stdout carries frames only: litellm must not print there.
+    llm_server.script = lambda body: Reply(status=500)
+    request, decisions = _form()
+    escalate(
+        request,
+        sample_profile(),
+        decisions,
+        run_id="c",
+        ledger=MemoryLedger(),
+        config=make_config(llm_server, retries=0),
+    )
+    llm_server.script = lambda body: Reply("not json")
+    escalate(
+        request,
+        sample_profile(),
+        decisions,
+        run_id="c",
+        ledger=MemoryLedger(),
+        config=make_config(llm_server, retries=0),
+    )
+    assert capfd.readouterr().out == ""

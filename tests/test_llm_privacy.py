@@ -1,0 +1,125 @@
+"""What a request may carry: never EEO answers, credentials, ID numbers or date of birth."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bridge.forms import Widget
+from bridge.llm import MemoryLedger, escalate
+from bridge.llm.facts import profile_facts
+from bridge.llm.privacy import field_privacy
+from bridge.profile import parse_profile
+from tests.llm_server import (
+    SAMPLE_PROFILE,
+    LlmServer,
+    Reply,
+    ffield,
+    leave,
+    llm_server,
+    llm_server_session,
+    make_config,
+    question_ids,
+    request_of,
+)
+
+__all__ = ["llm_server", "llm_server_session"]
+
+
+def _profile() -> Any:
+    raw = json.loads(SAMPLE_PROFILE.read_text())
+    raw["basics"]["birthDate"] = "1990-04-17"
+    raw["application"]["passportNumber"] = "X12345678"
+    raw["application"]["ssn"] = "078-05-1120"
+    raw["application"]["portalPassword"] = "hunter2-portal"
+    return parse_profile(raw, SAMPLE_PROFILE.parent)
+
+
+PRIVATE_FIELDS = [
+    ffield("e1", "Gender", Widget.SELECT, ["Male", "Female", "Decline to self identify"]),
+    ffield("e2", "Are you Hispanic/Latino?", Widget.RADIO_GROUP, ["Yes", "No"]),
+    ffield(
+        "e3",
+        "Veteran status",
+        Widget.SELECT,
+        ["I am a protected veteran", "I am not a protected veteran"],
+    ),
+    ffield("e4", "Disability status", Widget.SELECT, ["Yes", "No", "I don't wish to answer"]),
+    ffield("e5", "Race", Widget.SELECT, ["Asian", "White", "Decline"]),
+    ffield("c1", "Create a password", Widget.PASSWORD),
+    ffield("c2", "Security question: mother's maiden name"),
+    ffield("i1", "Social Security Number"),
+    ffield("i2", "Passport number"),
+    ffield("i3", "National Insurance number"),
+    ffield("d1", "Date of birth", Widget.DATE),
+    ffield("d2", "Birthday"),
+]
+
+
+def test_private_fields_are_recognised() -> None:
+    assert all(field_privacy(f) for f in PRIVATE_FIELDS)
+    assert field_privacy(ffield("x", "Current employer")) is None
+
+
+def test_private_profile_paths_are_not_facts() -> None:
+    paths = {f.path for f in profile_facts(_profile())}
+    assert not any(p.startswith("application.eeo") for p in paths)
+    assert (
+        not {
+            "basics.birthDate",
+            "application.passportNumber",
+            "application.ssn",
+            "application.portalPassword",
+            "basics.email",
+            "basics.phone",
+        }
+        & paths
+    )
+
+
+def test_no_private_text_in_any_request(llm_server: LlmServer) -> None:
+    def everything(body: dict[str, Any]) -> Reply:
+        return Reply({"fields": {q: {"skip": "no"} for q in question_ids(body)}})
+
+    llm_server.script = everything
+    public = [ffield("p1", "Current employer"), ffield("p2", "Describe a project", Widget.TEXTAREA)]
+    fields = [*PRIVATE_FIELDS, *public]
+    job = (
+        "Great job. Date of birth: 1990-04-17 is required. Candidate SSN 078-05-1120. "
+        "We value Female engineers."
+    )
+    config = make_config(llm_server)
+    result = escalate(
+        request_of(fields, job_text=job),
+        _profile(),
+        [leave(f) for f in fields],
+        run_id="p",
+        ledger=MemoryLedger(),
+        config=config,
+    )
+    assert result.asked == 2
+    assert len(llm_server.requests) == 2
+    forbidden = [
+        "Female",
+        "I am not a protected veteran",
+        "Gender",
+        "Veteran",
+        "Disability",
+        "Hispanic",
+        "1990-04-17",
+        "1990",
+        "X12345678",
+        "078-05-1120",
+        "hunter2",
+        "maiden",
+        "Passport",
+        "Social Security",
+        config.api_key,
+        "ada.lovelace@example.com",
+        "415 555 0142",
+        "2710 Mission",
+        "94110",
+    ]
+    for raw in llm_server.raw_bodies:
+        for text in forbidden:
+            assert text not in raw, text
