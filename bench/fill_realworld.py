@@ -25,6 +25,7 @@ from tests.realworld_scoring import (
     AIM_GROUPS,
     CORPUS,
     NEVER_GROUPS,
+    SCORED,
     PageScore,
     aim_figures,
     corpus_pages,
@@ -99,7 +100,7 @@ def print_pages(results: dict[str, list[PageScore]]) -> None:
             s = results[mode][i]
             t = tally([s])
             correct, scored = aim_figures([s])
-            hidden = sum(g.get("hidden", 0) + g.get("hidden_filled", 0) for g in t.values())
+            hidden = sum(g.get("hidden", 0) for g in t.values())
             never = sum(t.get(g, {}).get("violation", 0) for g in NEVER_GROUPS)
             rows.append(
                 [
@@ -119,8 +120,11 @@ def print_totals(mode: str, scores: list[PageScore]) -> None:
     t = tally(scores)
     correct, scored = aim_figures(scores)
     print(f"\nTotal, {mode}: {correct}/{scored} correct = {pct(correct, scored)} (aim >= 95%)")
-    header = ["group", "correct", "wrong", "left", "correct%", "hidden", "hidden filled"]
+    header = ["group", "correct", "wrong", "left", "correct%", "hidden: scored", "hidden: left"]
     header += ["kept blank", "filled"]
+    hidden: dict[str, int] = {}  # hidden fields the Fill changed: scored, counted here too
+    for f in (f for s in scores for f in s.fields if f.hidden and f.verdict in SCORED):
+        hidden[f.group] = hidden.get(f.group, 0) + 1
     rows = []
     for group in COLUMNS:
         g = t.get(group, {})
@@ -132,8 +136,8 @@ def print_totals(mode: str, scores: list[PageScore]) -> None:
                 str(w),
                 str(left),
                 pct(c, c + w + left),
+                str(hidden.get(group, 0)),
                 str(g.get("hidden", 0)),
-                str(g.get("hidden_filled", 0)),
                 str(g.get("kept_blank", 0)),
                 str(g.get("filled", 0)),
             ]
@@ -149,10 +153,11 @@ def print_wrong(mode: str, scores: list[PageScore], *, with_left: bool) -> None:
     print(f"\nWrong fills, {mode} (page | type | label -> value | engine key (reason)):")
     for s in scores:
         for f in s.fields:
-            if f.verdict in ("wrong", "filled", "violation", "hidden_filled"):
+            if f.verdict in ("wrong", "filled", "violation"):
                 note = {"filled": " [should stay blank]", "violation": " [NEVER-FILL]"}.get(
-                    f.verdict, " [hidden from the person]" if f.verdict == "hidden_filled" else ""
+                    f.verdict, ""
                 )
+                note += " [hidden field]" if f.hidden else ""
                 print(f"  {s.page} | {f.kind} | {f.label!r} -> {f.value!r}{note} | {f.decision}")
     if not with_left:
         return
