@@ -114,9 +114,10 @@ class Runtime:
 
     def _warm(self) -> None:
         try:
-            import bridge.rules.engine  # noqa: F401  (loads the rules data)
             from bridge.llm import load_config, warm_up
+            from bridge.rules.engine import warm
 
+            warm()  # the rules data and country tables take a moment to load
             self.profile()
             if load_config().enabled:
                 warm_up()  # litellm takes seconds to import: never on the request path

@@ -1,0 +1,237 @@
+"""What a field asks: never-fill guards, then autocomplete → ATS adapter → options → patterns."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from bridge.forms import FormField, Widget
+from bridge.rules import adapters as ad
+from bridge.rules import eeo
+from bridge.rules.countries import country_of_option, subdivisions
+from bridge.rules.data import load_toml
+from bridge.rules.degrees import level
+from bridge.rules.features import CHOICE_WIDGETS, FieldText
+from bridge.rules.model import Classified, Page
+from bridge.rules.options import option_text, real_options
+from bridge.rules.patterns import Hit, contains_words, sum_scores
+from bridge.rules.text import fold
+
+NEVER_BAR = 0.7
+# Headings under which a person's details are someone else's (a referee, an emergency contact).
+OTHER_PERSON = (
+    ("emergency",),
+    ("reference",),
+    ("references",),
+    ("referee",),
+    ("referees",),
+    ("next", "of", "kin"),
+    ("referrer",),
+    ("referral",),
+    ("notfall",),
+    ("referenz",),
+    ("referenzen",),
+    ("urgence",),
+    ("emergencia",),
+    ("referencias",),
+    ("noodgeval",),
+)
+PERSON_KEYS = ("name.", "basics.email", "phone.", "address.", "location.", "links.")
+# Headings of repeated history blocks, where a start date is a job's, not the earliest start.
+HISTORY = (
+    ("experience",),
+    ("employment",),
+    ("work", "history"),
+    ("education",),
+    ("erfahrung",),
+    ("ausbildung",),
+    ("experiencia",),
+    ("formation",),
+    ("opleiding",),
+    ("werkervaring",),
+)
+
+SCHOOL = (
+    ("education",),
+    ("ausbildung",),
+    ("formation",),
+    ("opleiding",),
+    ("educacion",),
+    ("formacao",),
+    ("school",),
+    ("university",),
+)
+
+
+@cache
+def _autocomplete() -> tuple[dict[str, str], dict[str, str]]:
+    doc = load_toml("autocomplete.toml")
+    return dict(doc.get("tokens", {})), dict(doc.get("contains", {}))
+
+
+def autocomplete_key(field: FormField) -> tuple[str, str] | None:
+    raw = field.autocomplete.strip().casefold()
+    if not raw or raw in ("on", "off", "false", "true", "nope", "none"):
+        return None
+    tokens, contains = _autocomplete()
+    words = raw.split()
+    for word in reversed(words):
+        if word in tokens:
+            return tokens[word], word
+    for needle, key in contains.items():
+        if needle in raw:
+            return key, raw
+    return None
+
+
+def never_reason(field: FormField, ft: FieldText) -> str | None:
+    """ "never.<kind>:<why>" for a field that must never be filled, else None."""
+    if field.widget == Widget.PASSWORD or field.type.casefold() == "password":
+        return "never.password:password input"
+    if field.widget == Widget.HIDDEN or field.type.casefold() == "hidden":
+        return "never.honeypot:hidden input"
+    auto = autocomplete_key(field)
+    if auto and auto[0].startswith("never."):
+        return f"{auto[0]}:autocomplete {auto[1]}"
+    hits = ft.hits()
+    totals = sum_scores(hits)
+    for key, score in sorted(totals.items(), key=lambda kv: -kv[1]):
+        if not key.startswith("never."):
+            continue
+        bar = 0.4 if key == "never.honeypot" else NEVER_BAR
+        from_ids_only = all(h.attr == "name" for h in hits if h.key == key)
+        margin = 1.25 if from_ids_only else 0.8
+        if score >= bar and (key == "never.honeypot" or score >= margin * _best_other(totals)):
+            return f"{key}:{_attr_of(hits, key)} says {key.split('.', 1)[1]}"
+    return None
+
+
+def _best_other(totals: dict[str, float]) -> float:
+    return max((v for k, v in totals.items() if not k.startswith("never.")), default=0.0)
+
+
+def _attr_of(hits: list[Hit], key: str) -> str:
+    best = max((h for h in hits if h.key == key), key=lambda h: h.score)
+    return best.attr
+
+
+def classify(
+    field: FormField, ft: FieldText, active: tuple[ad.Adapter, ...], page: Page
+) -> Classified | None:
+    found = _classify(field, ft, active, page)
+    if found is None:
+        return None
+    if found.key.startswith(PERSON_KEYS) and any(
+        contains_words(ft.section, w) for w in OTHER_PERSON
+    ):
+        return None  # someone else's details: not the profile's to give
+    if found.key == "start_date" and any(contains_words(ft.section, w) for w in HISTORY):
+        # A start date inside an employment or education block is that block's, not availability.
+        school = any(contains_words(ft.section, w) for w in SCHOOL)
+        return Classified(
+            "edu.start" if school else "work.start",
+            found.confidence * 0.9,
+            f"{found.reason} (under {' '.join(ft.section)})",
+        )
+    return found
+
+
+def _classify(
+    field: FormField, ft: FieldText, active: tuple[ad.Adapter, ...], page: Page
+) -> Classified | None:
+    auto = autocomplete_key(field)
+    if auto:
+        return Classified(auto[0], 0.95, f"autocomplete:{auto[1]}")
+    hit = ad.match(field, ft, active)
+    if hit:
+        if hit[1] == "ignore":
+            return None
+        return Classified(hit[1], 0.97, f"ats-adapter:{hit[0]}")
+    hits = ft.hits()
+    totals = {k: v for k, v in sum_scores(hits).items() if not k.startswith("never.")}
+    best = max(totals.items(), key=lambda kv: kv[1]) if totals else None
+    if field.widget in CHOICE_WIDGETS and field.options:
+        by_options = _options_kind(field, page)
+        if (
+            by_options
+            and by_options[0] == "address.country"
+            and best
+            and best[0].startswith("phone.")
+            and any(h.key == best[0] and h.attr in ("label", "aria") for h in hits)
+        ):
+            return Classified("phone.country_code", 0.9, "options:countries (phone label)")
+        if by_options and (best is None or best[0] in by_options[2] or best[1] < 0.8):
+            agrees = best is not None and best[0] in by_options[2]
+            asks_more = len(ft.texts["label"]) > 4 and by_options[1].startswith(
+                ("countries", "regions")
+            )
+            if asks_more and not agrees:
+                # "In which country would you like to work?": a country list, not the address.
+                return None
+            return Classified(by_options[0], 0.9, f"options:{by_options[1]}")
+    if best is None:
+        return None
+    key, score = best
+    labelled = {h.key for h in hits if h.attr in ("label", "aria") and h.key in totals}
+    if key not in labelled and labelled:
+        # What the visible label says beats a longer id match (label "Country", id `countryCode`).
+        alt = max(labelled, key=lambda k: totals[k])
+        if totals[alt] >= 0.75 * score:
+            key, score = alt, totals[alt]
+    others = [v for k, v in totals.items() if k != key and not _compatible(k, key)]
+    conf = min(0.99, score)
+    if others and max(others) >= 0.8 * score:
+        conf *= 0.75
+    attr = _attr_of(hits, key)
+    said = {h.attr for h in hits if h.key == key}
+    if ft.texts["label"] and not said & {"label", "aria", "placeholder"}:
+        conf *= 0.5  # the visible label says something else; the id alone is weak evidence
+    return Classified(key, conf, f"patterns:{attr}")
+
+
+def _compatible(a: str, b: str) -> bool:
+    pairs = {
+        frozenset(("address.line1", "location.full")),
+        frozenset(("address.city", "location.full")),
+        frozenset(("name.full", "name.first")),
+        frozenset(("eeo.race", "eeo.ethnicity")),
+        frozenset(("eeo.hispanic", "eeo.ethnicity")),
+        frozenset(("address.country", "location.full")),
+        frozenset(("phone.full", "phone.country_code")),
+    }
+    return frozenset((a, b)) in pairs
+
+
+# (key, kind, pattern keys that agree with it)
+def _options_kind(field: FormField, page: Page) -> tuple[str, str, tuple[str, ...]] | None:
+    opts = real_options(field.options)
+    if len(opts) < 2:
+        return None
+    texts = [option_text(o) for o in opts]
+    n = len(opts)
+    if n >= 8:
+        plus = sum(1 for t in texts if re.search(r"\+\s?\d{1,4}\b", t))
+        if plus >= 0.6 * n:
+            return (
+                "phone.country_code",
+                "phone-codes",
+                ("phone.country_code", "phone.full", "address.country"),
+            )
+        countries = sum(1 for o in opts if country_of_option("", option_text(o)))
+        if countries >= 0.6 * n:
+            return (
+                "address.country",
+                "countries",
+                ("address.country", "location.full", "address.region"),
+            )
+        for cc in ("US", "CA", "AU", "DE", "IN", "GB"):
+            subs = subdivisions(cc)
+            if sum(1 for t in texts if subs.get(fold(t))) >= 0.6 * n:
+                return "address.region", f"regions-{cc}", ("address.region", "location.full")
+    topic = eeo.options_topic(field.options)
+    if topic:
+        return f"eeo.{topic}", f"eeo-{topic}", (f"eeo.{topic}", "eeo.ethnicity", "eeo.hispanic")
+    levels = {lv[0] for t in texts if (lv := level(t))}
+    if len(levels) >= 3:
+        return "edu.degree", "degree-levels", ("edu.degree",)
+    return None

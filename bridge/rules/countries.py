@@ -1,0 +1,166 @@
+"""Country and region names in the supported languages, from pycountry and babel (cached)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+import pycountry
+from babel import Locale
+
+from bridge.rules.data import load_toml
+from bridge.rules.text import fold
+
+LANGS = ("en", "de", "fr", "es", "pt", "nl", "it")
+
+
+@cache
+def country_names() -> dict[str, str]:
+    """Folded country name (any supported language, plus aliases) → ISO alpha-2."""
+    names: dict[str, str] = {}
+    for lang in LANGS:
+        territories = Locale.parse(lang).territories
+        for country in pycountry.countries:
+            name = territories.get(country.alpha_2)
+            if name:
+                names.setdefault(fold(name), country.alpha_2)
+    for country in pycountry.countries:
+        for attr in ("name", "official_name", "common_name"):
+            value = getattr(country, attr, None)
+            if value:
+                names.setdefault(fold(value), country.alpha_2)
+    for code, aliases in load_toml("options/countries.toml").get("aliases", {}).items():
+        for alias in aliases:
+            names[fold(alias)] = code
+    names.pop("", None)
+    return names
+
+
+@cache
+def country_codes() -> dict[str, str]:
+    """Folded alpha-2 / alpha-3 / numeric code → alpha-2 (for option values, not free text)."""
+    codes: dict[str, str] = {}
+    for country in pycountry.countries:
+        codes[country.alpha_2.lower()] = country.alpha_2
+        codes[country.alpha_3.lower()] = country.alpha_2
+        codes[str(country.numeric).lstrip("0")] = country.alpha_2
+    return codes
+
+
+def country_name(code: str, lang: str = "en") -> str:
+    try:
+        name = Locale.parse(lang).territories.get(code.upper())
+    except (ValueError, TypeError):
+        name = None
+    if name:
+        return str(name)
+    country = pycountry.countries.get(alpha_2=code.upper())
+    return str(country.name) if country else code
+
+
+def country_of_text(text: str) -> str | None:
+    """The country a short text names ("Germany", "Deutschland", "USA"), or None."""
+    folded = fold(text)
+    hit = country_names().get(folded)
+    if hit:
+        return hit
+    # "United States (+1)", "Canada +1", "Germany - DE": drop the dial code, try the head.
+    bare = re.sub(r"\(?\+\s?\d[\d\s-]*\)?", " ", text)
+    hit = country_names().get(fold(bare))
+    if hit:
+        return hit
+    head = fold(re.split(r"[(\[\-\u2013|/]", bare, maxsplit=1)[0])
+    return country_names().get(head) if head else None
+
+
+def country_of_option(value: str, text: str) -> str | None:
+    return (
+        country_of_text(text)
+        or (country_codes().get(value.strip().lower()) if value.strip() else None)
+        or country_of_text(value)
+    )
+
+
+# Country names that in running text are more often something else (a US state, a person).
+_AMBIGUOUS_IN_TEXT = frozenset(
+    {
+        "georgia",
+        "jersey",
+        "jordan",
+        "chad",
+        "guernsey",
+        "man",
+        "niger",
+        "dominica",
+        "mali",
+        "oman",
+        "peru",
+        "cuba",
+        "togo",
+        "iran",
+    }
+)
+
+
+@cache
+def _country_regex() -> re.Pattern[str]:
+    names = sorted(
+        (n for n in country_names() if len(n) > 3 and n not in _AMBIGUOUS_IN_TEXT),
+        key=len,
+        reverse=True,
+    )
+    # "New Mexico" / "New Jersey" are states: a leading "new " blocks the match.
+    return re.compile(r"(?<!\bnew )\b(" + "|".join(re.escape(n) for n in names) + r")\b")
+
+
+def countries_in(text: str) -> list[str]:
+    """Countries named in running text, in order of first mention, without repeats."""
+    found: list[str] = []
+    folded = fold(text)
+    for m in _country_regex().finditer(folded):
+        code = country_names()[m.group(1)]
+        if code not in found:
+            found.append(code)
+    # Capitalised abbreviations only: "us" in running text is a pronoun.
+    for m in re.finditer(
+        r"(?<![A-Za-z.])(U\.S\.A\.?|U\.S\.?|U\.K\.?|USA|US|UK|UAE)(?![A-Za-z])", text
+    ):
+        code = country_names()[fold(m.group(1))]
+        if code not in found:
+            found.append(code)
+    return found
+
+
+def _subdivisions_get(**kwargs: str) -> Any:
+    return pycountry.subdivisions.get(**kwargs)  # type: ignore[no-untyped-call]
+
+
+@cache
+def subdivisions(country: str) -> dict[str, str]:
+    """Folded region name or short code → ISO 3166-2 code, for one country."""
+    out: dict[str, str] = {}
+    for sub in _subdivisions_get(country_code=country.upper()) or []:
+        out[fold(sub.name)] = sub.code
+        out[fold(sub.code.split("-", 1)[1])] = sub.code
+        out[fold(sub.code)] = sub.code
+    return out
+
+
+def region_code(country: str, text: str) -> str | None:
+    return subdivisions(country).get(fold(text)) if country else None
+
+
+def region_name(code: str) -> str:
+    sub = _subdivisions_get(code=code)
+    return str(sub.name) if sub else code
+
+
+@cache
+def us_state_regex() -> re.Pattern[str]:
+    """ ", CA" / ", California" after a city: tells a US job location."""
+    subs = _subdivisions_get(country_code="US") or []
+    codes = [s.code.split("-")[1] for s in subs]
+    names = [s.name for s in subs]
+    alternation = "|".join(sorted(map(re.escape, codes + names), key=len, reverse=True))
+    return re.compile(r",\s*(" + alternation + r")\b")

@@ -1,0 +1,263 @@
+"""decide(): one decision per field — what it asks, what the profile answers, how to apply it.
+
+Order per field: never-fill guards → keep what is already there → autocomplete → ATS adapter →
+what the options say → scored patterns → the profile's answer, shaped to the widget.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bridge.forms import (
+    Action,
+    FieldDecision,
+    FieldOption,
+    FillRequest,
+    FormField,
+    Source,
+    Status,
+    Widget,
+)
+from bridge.profile import LoadedProfile
+from bridge.rules import adapters as ad
+from bridge.rules.answers import resolve
+from bridge.rules.classify import classify, never_reason
+from bridge.rules.features import CHOICE_WIDGETS, TEXT_WIDGETS, FieldText, field_text
+from bridge.rules.model import Answer, Classified, Missing, Page
+from bridge.rules.options import is_placeholder
+from bridge.rules.questions import job_country
+from bridge.rules.render import render
+from bridge.rules.saved import saved_answer
+
+REPEATED = ("work.", "edu.")
+SIGNED = ("name.", "start_date", "work.start", "edu.")  # what a signature block's fields look like
+_SIGNATURE_HEADINGS = re.compile(
+    r"\b(signature|sign here|signed|e signature|attestation|unterschrift)\b"
+)
+FILL_BAR = 0.7  # at or above: fill
+FLAG_BAR = 0.5  # between the bars: fill and flag for review; below: leave and flag
+
+
+def decide(request: FillRequest, profile: LoadedProfile) -> list[FieldDecision]:
+    page = Page(url=request.url, title=request.title, job_text=request.job_text)
+    page.lang = _page_lang(request)
+    jc = job_country(request.title, request.url, request.job_text)
+    page.job_country = jc
+
+    # First pass: what every field asks, so siblings can shape each other (phone country code
+    # asked apart → national number; a second address line → split the street address).
+    fields = [(field, field_text(field)) for frame in request.frames for field in frame.fields]
+    urls = [request.url, *(frame.url for frame in request.frames)]
+    active = ad.active(urls, [ft for _f, ft in fields])
+    page.adapters = tuple(a.name for a in active)
+    texts: list[tuple[FormField, FieldText, Classified | None, str | None]] = []
+    blocks: dict[tuple[str, str], str] = {}
+    for field, ft in fields:
+        try:
+            never = never_reason(field, ft)
+            cls = None if never else classify(field, ft, active, page)
+        except Exception:  # odd markup must not sink the whole plan: this field stays unknown
+            never, cls = None, None
+        if not never and _in_signature_block(ft) and (cls is None or cls.key.startswith(SIGNED)):
+            never, cls = "never.signature:a name or date inside a signature block", None
+        if cls and cls.key.startswith("never."):
+            never, cls = f"{cls.key}:{cls.reason}", None
+        if cls and cls.key.startswith(REPEATED):
+            # A second employment / education block: the profile's latest entry goes to the first.
+            block = _block_index(ft)
+            first = blocks.setdefault((field.frame, cls.key), block)
+            if block != first:
+                cls = None
+        texts.append((field, ft, cls, never))
+        if cls:
+            page.frame_keys.setdefault(field.frame, set()).add(cls.key)
+            if cls.key == "phone.country_code":
+                page.phone_code_values[field.frame] = field.value.strip()
+                page.phone_code_inline[field.frame] = _inline_dial_code(field, ft)
+    return [_safe_decide(field, ft, cls, never, page, profile) for field, ft, cls, never in texts]
+
+
+def _safe_decide(
+    field: FormField,
+    ft: FieldText,
+    cls: Classified | None,
+    never: str | None,
+    page: Page,
+    profile: LoadedProfile,
+) -> FieldDecision:
+    try:
+        return _decide_one(field, ft, cls, never, page, profile)
+    except Exception as exc:  # one field's surprise leaves that field, not the whole plan
+        d = _base(field)
+        d.reason = f"unknown (rules error: {type(exc).__name__})"
+        return d
+
+
+_BLOCK = re.compile(r"(?:-|\[|_)(\d{1,2})(?:--|\]|_)")
+
+
+def warm() -> None:
+    """Load the rules data and the country tables now, so the first Fill does not pay for it."""
+    from bridge.rules.countries import _country_regex, subdivisions
+    from bridge.rules.patterns import index
+
+    index()
+    ad.adapters()
+    _country_regex()
+    for cc in ("US", "CA", "AU", "DE", "IN", "GB"):
+        subdivisions(cc)
+
+
+def _block_index(ft: FieldText) -> str:
+    """The repeat index in ids like `workExperience-2--jobTitle` or `educations[1][school]`."""
+    m = _BLOCK.search(ft.ids.get("any", ""))
+    return m.group(1) if m else ""
+
+
+def _inline_dial_code(field: FormField, ft: FieldText) -> bool:
+    """intl-tel-input and look-alikes: a flag button inside the number box, not a form field."""
+    classes = f"{field.attrs.get('class', '')} {field.attrs.get('parent:class', '')}"
+    marks = f"{classes} {ft.ids.get('any', '')}"
+    return (
+        bool(re.search(r"\biti\b|iti__|intl-tel|flag", marks))
+        or "selected country" in field.label.casefold()
+    )
+
+
+def _page_lang(request: FillRequest) -> str:
+    from bridge.rules.lang import guess_lang
+
+    labels = " ".join(f.label for f in request.all_fields()[:80])
+    return guess_lang(f"{request.title} {labels}")
+
+
+def has_value(field: FormField) -> bool:
+    """A value the page or the person put there (a placeholder option does not count)."""
+    value = field.value.strip()
+    if field.widget == Widget.CHECKBOX:
+        return value.casefold() in ("true", "checked")
+    if field.widget in (Widget.TEL, Widget.TEXT) and re.fullmatch(r"\+\s?\d{1,4}", value):
+        return False  # only the dial prefix a phone widget puts there by itself
+    if field.widget in CHOICE_WIDGETS:
+        selected = [o for o in field.options if o.selected]
+        if field.widget == Widget.SELECT and len(selected) == 1 and selected[0] is field.options[0]:
+            return False  # a native select shows its first option until someone picks one
+        if selected:
+            return not all(is_placeholder(o) for o in selected)
+        return bool(value) and not is_placeholder(FieldOption(value="x", text=value))
+    return bool(value)
+
+
+_HIDDEN_CLASS = re.compile(
+    r"(^|\s)(visually-hidden|sr-only|screen-reader-text|is-hidden|hidden)(\s|$)"
+)
+
+
+def _in_signature_block(ft: FieldText) -> bool:
+    return bool(_SIGNATURE_HEADINGS.search(" ".join(ft.section)))
+
+
+def _visually_hidden(field: FormField) -> bool:
+    return bool(_HIDDEN_CLASS.search(field.attrs.get("class", "")))
+
+
+def _page_default(cls: Classified | None) -> bool:
+    """A preset the page chose, not the person: dial-code pickers always carry one."""
+    return cls is not None and cls.key == "phone.country_code"
+
+
+def _base(field: FormField) -> FieldDecision:
+    return FieldDecision(
+        field_id=field.id, frame=field.frame, locator=field.locator, label=field.label
+    )
+
+
+def _decide_one(
+    field: FormField,
+    ft: FieldText,
+    cls: Classified | None,
+    never: str | None,
+    page: Page,
+    profile: LoadedProfile,
+) -> FieldDecision:
+    d = _base(field)
+    if never:
+        d.key, d.status, d.reason = (
+            never.split(":", 1)[0],
+            Status.NEVER,
+            f"never-fill:{never.split(':', 1)[-1]}",
+        )
+        return d
+    if field.user_edited or (has_value(field) and not _page_default(cls)):
+        d.key = cls.key if cls else ""
+        d.status = Status.KEEP
+        d.reason = (
+            "keep: the person edited it" if field.user_edited else "keep: already has a value"
+        )
+        return d
+    if field.widget in TEXT_WIDGETS and (not field.visible or _visually_hidden(field)):
+        # A honeypot, or a wizard step not shown yet: untouchable now; the next Fill, after the
+        # field shows, decides it afresh.
+        d.key = cls.key if cls else "never.honeypot"
+        d.status = Status.NEVER
+        d.reason = "never-fill:hidden text field (a honeypot, or a step not shown yet)"
+        return d
+    if field.disabled or (
+        field.readonly
+        and field.widget not in (Widget.DATE_TEXT, Widget.COMBOBOX, Widget.LISTBOX, Widget.SELECT)
+    ):
+        d.key = cls.key if cls else ""
+        d.reason = "leave: disabled or read-only"
+        return d
+    if cls is None or cls.confidence < FLAG_BAR:
+        saved = saved_answer(field, ft, profile)
+        if saved is not None:
+            return _apply(d, field, ft, Classified("saved", 0.8, "saved-answer"), saved, page)
+        if cls is not None:
+            d.key, d.confidence = cls.key, round(cls.confidence, 3)
+            d.reason = f"below-bar: {cls.reason} (confidence {cls.confidence:.2f})"
+            return d
+        d.reason = "unknown"
+        return d
+    result = resolve(cls.key, field, ft, page, profile)
+    if isinstance(result, Missing):
+        saved = saved_answer(field, ft, profile)
+        if saved is not None:
+            return _apply(d, field, ft, cls, saved, page)
+        d.key, d.confidence = cls.key, round(cls.confidence, 3)
+        d.reason = f"no-answer: {cls.reason}; {result.why}"
+        return d
+    return _apply(d, field, ft, cls, result, page)
+
+
+def _apply(
+    d: FieldDecision, field: FormField, ft: FieldText, cls: Classified, answer: Answer, page: Page
+) -> FieldDecision:
+    d.key = cls.key if cls.key != "saved" else "saved_answer"
+    shaped = render(field, ft, cls.key, answer, page)
+    if isinstance(shaped, Missing):
+        d.confidence = round(cls.confidence, 3)
+        d.reason = f"no-answer: {cls.reason}; {shaped.why}"
+        return d
+    d.action = shaped.action
+    d.value = shaped.value
+    d.values = shaped.values
+    d.checked = shaped.checked
+    d.file = answer.file if shaped.action == Action.ATTACH else None
+    d.source = answer.source
+    conf = cls.confidence * answer.confidence * shaped.confidence
+    d.confidence = round(min(conf, 1.0), 3)
+    note = f" — {answer.note}" if answer.note else ""
+    note += f" — {shaped.note}" if shaped.note else ""
+    d.reason = f"{cls.reason}{note}"
+    if answer.source == Source.SAVED_ANSWER or answer.review or shaped.review:
+        d.status = Status.FLAG
+    elif conf >= FILL_BAR:
+        d.status = Status.FILL
+    elif conf >= FLAG_BAR:
+        d.status = Status.FLAG
+    else:
+        d.action, d.value, d.values, d.checked, d.file = Action.NONE, "", [], None, None
+        d.status = Status.LEAVE
+        d.reason = f"below-bar: {d.reason} (confidence {conf:.2f})"
+    return d

@@ -1,0 +1,134 @@
+"""What a field says about itself: its folded texts per attribute, and its widget family."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from functools import lru_cache
+
+from bridge.forms import FormField, Widget
+from bridge.rules.patterns import Hit, scan
+from bridge.rules.text import fold, fold_identifier
+
+TEXT_WIDGETS = frozenset(
+    {
+        Widget.TEXT,
+        Widget.EMAIL,
+        Widget.TEL,
+        Widget.URL,
+        Widget.NUMBER,
+        Widget.TEXTAREA,
+        Widget.CONTENTEDITABLE,
+    }
+)
+CHOICE_WIDGETS = frozenset(
+    {Widget.SELECT, Widget.COMBOBOX, Widget.LISTBOX, Widget.RADIO_GROUP, Widget.CHECKBOX_GROUP}
+)
+DATE_WIDGETS = frozenset({Widget.DATE, Widget.DATE_TEXT, Widget.DATE_PARTS})
+# Data attributes that carry stable, meaningful identifiers on ATS pages.
+ID_ATTRS = (
+    "data-automation-id",
+    "data-ui",
+    "data-qa",
+    "data-field-path",
+    "data-testid",
+    "data-test",
+    "formcontrolname",
+    "data-cy",
+    "data-fkit-id",
+)
+
+
+@dataclass
+class FieldText:
+    texts: dict[str, tuple[str, ...]]
+    section: tuple[str, ...]
+    question: str  # the folded label (or aria / placeholder) text, for question understanding
+    raw_question: str  # the same, unfolded, for country codes written in capitals
+    widget: str = ""
+    label_core: int = -1  # words in the label outside parentheses
+    ids: dict[str, str] = dc_field(default_factory=dict)  # attribute name → value, for adapters
+    _hits: list[Hit] | None = None
+
+    def hits(self) -> list[Hit]:
+        """Pattern hits over this field's texts, computed once."""
+        if self._hits is None:
+            asks = self.raw_question.rstrip(" *:✱").endswith("?")
+            self._hits = scan(self.texts, self.widget, asks, self.label_core)
+        return self._hits
+
+
+# Structural words in ids and names that say nothing about what a field asks.
+_ID_NOISE = frozenset(
+    "job application applications candidate field fields input question questions answer answers "
+    "attributes value values content cards custom form data section item element wrapper "
+    "container text flag single choice multi open spl oc jv qa ca select control the of "
+    "formfield inputfield textfield systemfield".split()
+)
+
+
+_HAS_DIGIT = re.compile(r"\d")
+
+
+@lru_cache(maxsize=8192)
+def _clean_identifier(folded: str) -> str:
+    """Drop noise words, digits and one-letter or hex fragments (UUIDs, counters)."""
+    words = [
+        w
+        for w in folded.split()
+        if w not in _ID_NOISE
+        and ((len(w) > 1 and not _HAS_DIGIT.search(w)) or (w.isdigit() and len(w) == 1))
+    ]
+    return " ".join(words)
+
+
+def _identifier_text(field: FormField) -> tuple[str, ...]:
+    parts: list[str] = []
+    seen: set[str] = set()
+    own = [field.name, field.html_id, *(field.attrs.get(a, "") for a in ID_ATTRS)]
+    # A container's ids ("apply-form") describe the form, not the field: only when it has none.
+    parent = [] if any(own) else [field.attrs.get(f"parent:{a}", "") for a in ID_ATTRS]
+    for raw in (*own, *parent):
+        folded = _clean_identifier(fold_identifier(raw))
+        if folded and folded not in seen:
+            seen.add(folded)
+            parts.append(folded)
+    # "|" keeps a phrase from matching across two identifiers.
+    return tuple(" | ".join(parts).split())
+
+
+def field_text(field: FormField) -> FieldText:
+    label = fold(field.label)
+    aria = fold(field.aria_label)
+    placeholder = fold(field.placeholder)
+    texts: dict[str, tuple[str, ...]] = {
+        "label": tuple(label.split()),
+        "aria": tuple(aria.split()) if aria != label else (),
+        "placeholder": tuple(placeholder.split()) if placeholder not in (label, aria) else (),
+        "name": _identifier_text(field),
+        "nearby": tuple(fold(f"{field.nearby} {field.aria_description}").split()),
+    }
+    raw_q = field.label or field.aria_label or field.placeholder
+    return FieldText(
+        texts=texts,
+        section=tuple(fold(field.section).split()),
+        question=fold(raw_q),
+        raw_question=raw_q,
+        widget=field.widget.value,
+        label_core=len(fold(re.sub(r"\([^)]*\)", " ", field.label)).split()),
+        ids=_ids(field),
+    )
+
+
+def _ids(field: FormField) -> dict[str, str]:
+    ids = {"id": field.html_id, "name": field.name, "autocomplete": field.autocomplete}
+    for key, value in field.attrs.items():
+        plain = key.removeprefix("parent:")
+        if value and not ids.get(plain):
+            ids[plain] = value
+    stable = [field.html_id, field.name, *(ids.get(a, "") for a in ID_ATTRS)]
+    stable += [v for a in ID_ATTRS if (v := field.attrs.get(f"parent:{a}", "")) and v not in stable]
+    # "any": id, name and the stable data attributes, one per line (regexes use (?m) ^ / $).
+    ids["any"] = "\n".join(v for v in stable if v)
+    return ids

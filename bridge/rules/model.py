@@ -1,0 +1,66 @@
+"""Small value types the engine's steps pass between them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from bridge.forms import FileRef, Source
+
+
+@dataclass(frozen=True)
+class Classified:
+    """What a field asks: a key, how sure we are, and which step said so."""
+
+    key: str
+    confidence: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the profile says for a key, before it is shaped to the field's widget.
+
+    `kind` says how to put it into options: text (fuzzy text match), bool (yes / no), date,
+    number (buckets), country / region (codes), eeo (category or decline), degree (level),
+    notice (days), file.
+    """
+
+    kind: str
+    text: str = ""
+    flag: bool | None = None
+    when: date | None = None
+    number: float | None = None
+    code: str = ""
+    alternatives: tuple[str, ...] = ()  # other wordings of the same answer, for option matching
+    query: str = ""  # what to type into a search box whose suggestions hold the answer
+    file: FileRef | None = None
+    source: Source = Source.PROFILE
+    confidence: float = 1.0
+    review: bool = False  # fill but flag for the person's review
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Missing:
+    """The profile cannot answer (or the question cannot be told apart): leave it."""
+
+    why: str
+
+
+@dataclass
+class Page:
+    """Facts about the whole request that single fields need (job country, company, siblings)."""
+
+    url: str
+    title: str
+    job_text: str
+    lang: str = "en"
+    adapters: tuple[str, ...] = ()
+    job_country: str | None = None
+    job_country_known: bool = False
+    frame_keys: dict[str, set[str]] = field(default_factory=dict)
+    # Current value of each frame's phone country-code field ("" when empty).
+    phone_code_values: dict[str, str] = field(default_factory=dict)
+    # The frame's dial-code picker is part of the number box (intl-tel-input): type the full number.
+    phone_code_inline: dict[str, bool] = field(default_factory=dict)

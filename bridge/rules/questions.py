@@ -1,0 +1,184 @@
+"""Understanding yes/no questions: authorization vs sponsorship, polarity, which country."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from bridge.rules.countries import countries_in, us_state_regex
+from bridge.rules.patterns import contains_words
+from bridge.rules.text import fold
+
+_SPONSOR = (
+    ("sponsor",),
+    ("sponsorship",),
+    ("sponsored",),
+    ("sponsoring",),
+    ("visa",),
+    ("h", "1b"),
+    ("h1b",),
+    ("h1", "b"),
+    ("patrocinio",),
+    ("parrainage",),
+    ("sponsoring",),
+    ("visum",),
+    ("patrocinar",),
+    ("patrocinio",),
+    ("visto",),
+    ("werkvisum",),
+)
+_NEED = (
+    ("require",),
+    ("requires",),
+    ("required",),
+    ("need",),
+    ("needs",),
+    ("requiring",),
+    ("benotigen",),
+    ("brauchen",),
+    ("besoin",),
+    ("necesita",),
+    ("necesitara",),
+    ("requerir",),
+    ("precisa",),
+    ("precisara",),
+    ("nodig",),
+    ("heb",),
+)
+_FLIP_SPONSOR = (
+    ("not", "require"),
+    ("not", "need"),
+    ("don", "t", "require"),
+    ("don", "t", "need"),
+    ("without",),
+    ("won", "t", "require"),
+    ("won", "t", "need"),
+    ("no", "need"),
+    ("not", "be", "requiring"),
+    ("not", "requiring"),
+    ("ohne",),
+    ("sans",),
+    ("sin",),
+    ("sem",),
+    ("zonder",),
+    ("nicht", "benotigen"),
+    ("keine",),
+    ("kein",),
+)
+_FLIP_AUTH = (
+    ("not", "authorized"),
+    ("not", "authorised"),
+    ("not", "eligible"),
+    ("not", "legally"),
+    ("nicht", "berechtigt"),
+)
+_JOB_COUNTRY_WORDS = (
+    "this country",
+    "the country where",
+    "country in which",
+    "the location of",
+    "this location",
+    "country of the job",
+    "where this role",
+    "where the role",
+    "where this position",
+    "where the position",
+    "job location",
+    "this role is based",
+    "country where the job",
+)
+
+
+def _has(hay: tuple[str, ...], phrases: tuple[tuple[str, ...], ...]) -> bool:
+    return any(contains_words(hay, p) for p in phrases)
+
+
+@dataclass(frozen=True)
+class AuthQuestion:
+    kind: str  # "auth" | "sponsorship" | "auth_without_sponsorship"
+    flipped: bool  # "yes" means the opposite of the profile fact ("Do you NOT require…")
+
+
+def read_auth_question(question: str, key: str) -> AuthQuestion:
+    """Which of the two facts a work-permit question asks, and with which polarity."""
+    hay = tuple(fold(question).split())
+    sponsor = _has(hay, _SPONSOR)
+    if key == "sponsorship" or (sponsor and key == "auth.work"):
+        if (
+            key == "auth.work"
+            and sponsor
+            and _has(hay, (("without",), ("ohne",), ("sans",), ("sin",), ("sem",), ("zonder",)))
+        ):
+            return AuthQuestion("auth_without_sponsorship", False)
+        if key == "auth.work" and not _has(hay, _NEED):
+            return AuthQuestion("auth", _has(hay, _FLIP_AUTH))
+        return AuthQuestion("sponsorship", _has(hay, _FLIP_SPONSOR))
+    return AuthQuestion("auth", _has(hay, _FLIP_AUTH))
+
+
+def question_country(raw_question: str, job_country: str | None) -> tuple[str | None, str]:
+    """The country a question is about: named in it, else the job's. (code, how it was told)."""
+    folded = fold(raw_question)
+    if re.search(
+        r"\b(european union|eu|eea|schengen|europe|european economic area|ue|ew|eer)\b", folded
+    ):
+        return None, "the question is about a region (EU / EEA), not one country"
+    named = countries_in(raw_question)
+    if not named and re.search(
+        r"\bh ?1 ?b\b|\bgreen card\b|\bopt\b|\bstem opt\b|\btn visa\b", folded
+    ):
+        named = ["US"]  # US-only visa types name the country
+    if len(named) == 1:
+        return named[0], "named in the question"
+    if len(named) > 1:
+        return None, "the question names several countries"
+    if job_country:
+        return job_country, "the job's location"
+    if any(w in folded for w in _JOB_COUNTRY_WORDS):
+        return None, "the job's country cannot be told from the page"
+    return None, "no country in the question or the job's location"
+
+
+_LOCATION_LINE = re.compile(
+    r"(?im)\b(?:location|locations|based in|office|standort|lieu|ubicaci[oó]n|localiza[cç][aã]o"
+    r"|locatie)\b\s*[:\-\u2013]\s*(.{0,120})"
+)
+
+
+@lru_cache(maxsize=32)
+def job_country(title: str, url: str, job_text: str) -> str | None:
+    """The one country the job is in (page title, a location line, the text), else None."""
+    for text in (title, *(m.group(1) for m in _LOCATION_LINE.finditer(job_text[:30000]))):
+        found = _countries_with_states(text)
+        if len(found) == 1:
+            return found[0]
+    # The page header (company, title, location) comes first; then the whole text.
+    for text in (job_text[:1500], job_text[:20000]):
+        found = _countries_with_states(text)
+        if len(found) == 1:
+            return found[0]
+    host = re.search(r"https?://[^/]+\.([a-z]{2})(?:/|$)", url)
+    if host and host.group(1) in (
+        "de",
+        "fr",
+        "es",
+        "nl",
+        "uk",
+        "ca",
+        "pt",
+        "br",
+        "at",
+        "ch",
+        "be",
+        "ie",
+    ):
+        return {"uk": "GB"}.get(host.group(1), host.group(1).upper())
+    return None
+
+
+def _countries_with_states(text: str) -> list[str]:
+    found = countries_in(text)
+    if "US" not in found and us_state_regex().search(text):
+        found.append("US")
+    return found

@@ -1,0 +1,294 @@
+"""Shaping an answer to the field's widget: the option to choose, the text to type, the date."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+
+from bridge.forms import Action, FieldOption, FormField, Widget
+from bridge.rules import eeo
+from bridge.rules.countries import country_name, country_of_option, region_code
+from bridge.rules.degrees import pick_degree
+from bridge.rules.features import CHOICE_WIDGETS, DATE_WIDGETS, FieldText
+from bridge.rules.formats import (
+    date_hint,
+    format_date,
+    phone_for_field,
+    phone_parts,
+    wants_month_only,
+    wants_year_only,
+)
+from bridge.rules.model import Answer, Missing, Page
+from bridge.rules.notice import pick_notice
+from bridge.rules.options import (
+    is_decline,
+    option_text,
+    pick_bool,
+    pick_number,
+    pick_text,
+    real_options,
+)
+from bridge.rules.text import fold
+
+YES_NO = {
+    "en": ("Yes", "No"),
+    "de": ("Ja", "Nein"),
+    "fr": ("Oui", "Non"),
+    "es": ("Sí", "No"),
+    "pt": ("Sim", "Não"),
+    "nl": ("Ja", "Nee"),
+}
+
+
+@dataclass
+class Shaped:
+    action: Action
+    value: str = ""
+    values: list[str] = dc_field(default_factory=list)
+    checked: bool | None = None
+    confidence: float = 1.0
+    review: bool = False
+    note: str = ""
+
+
+def render(
+    field: FormField, ft: FieldText, key: str, answer: Answer, page: Page
+) -> Shaped | Missing:
+    w = field.widget
+    if w == Widget.FILE:
+        if answer.kind == "file" and answer.file is not None:
+            return Shaped(Action.ATTACH, value=answer.file.name)
+        return Missing("a file input, and the answer is not a file")
+    if answer.kind == "file":
+        return Missing("the profile's answer is a file; this field is not a file input")
+    if answer.kind == "multi" and not (w in CHOICE_WIDGETS and field.options):
+        return Missing("a list answer needs the field's options")
+    if w == Widget.CHECKBOX:
+        if answer.kind == "bool" and answer.flag is not None:
+            return Shaped(Action.CHECK, checked=answer.flag)
+        return Missing("a single checkbox, and the answer is not yes / no")
+    if w in CHOICE_WIDGETS and field.options:
+        return _choose(field, key, answer)
+    if w in CHOICE_WIDGETS:
+        # A typeahead whose options appear only after typing: the driver types and picks.
+        text = answer.query or _as_text(field, answer, page)
+        if isinstance(text, Missing):
+            return text
+        return Shaped(Action.CHOOSE, value=text, note="typeahead: options not in the snapshot")
+    if w in DATE_WIDGETS or (answer.kind == "date" and answer.when is not None):
+        return _date(field, answer)
+    text = _as_text(field, answer, page)
+    if isinstance(text, Missing):
+        return text
+    if field.max_length and len(text) > field.max_length:
+        short = [a for a in answer.alternatives if a and len(a) <= field.max_length]
+        if answer.kind == "region" and short:
+            return Shaped(Action.SET_TEXT, value=min(short, key=len), note="short form")
+        if answer.kind == "country" and answer.code and len(answer.code) <= field.max_length:
+            return Shaped(Action.SET_TEXT, value=answer.code, note="country code")
+        return Missing(f"the answer is longer than the field allows ({field.max_length})")
+    return Shaped(Action.SET_TEXT, value=text)
+
+
+def _as_text(field: FormField, answer: Answer, page: Page) -> str | Missing:
+    if answer.kind == "bool":
+        if answer.flag is None:
+            return Missing("no yes / no answer")
+        yes, no = YES_NO.get(page.lang, YES_NO["en"])
+        return yes if answer.flag else no
+    if answer.kind == "phone_code":
+        return country_name(answer.code, page.lang) if answer.code else answer.text
+    if answer.kind == "phone":
+        parts = phone_parts(answer.text, answer.code or None)
+        return phone_for_field(parts, field, _country_code_apart(field, parts, page))
+    if answer.kind == "eeo":
+        if answer.code == "decline":
+            return Missing("decline: a text field has no decline option to pick")
+        return answer.text
+    if answer.kind == "date" and answer.when is not None:
+        return answer.when.isoformat()
+    if answer.kind == "number" and field.widget == Widget.NUMBER:
+        return answer.text.replace(",", "")
+    if answer.kind == "notice":
+        return _notice_in_units(field, answer.text)
+    return answer.text
+
+
+_UNIT_WORDS = {
+    1: r"\b(days?|tage[n]?|jours?|d[ií]as|dagen)\b",
+    7: r"\b(weeks?|wochen?|semaines?|semanas?|weken)\b",
+    30: r"\b(months?|monate[n]?|mois|meses|maanden)\b",
+}
+
+
+def _notice_in_units(field: FormField, notice: str) -> str | Missing:
+    """The notice period in the unit the field counts in ("Notice period (in days)" → "28")."""
+    from bridge.rules.notice import to_days
+
+    text = f"{field.label} {field.placeholder}".casefold()
+    units = [u for u, rx in _UNIT_WORDS.items() if re.search(rx, text)]
+    if len(units) != 1:
+        if field.widget == Widget.NUMBER:
+            return Missing("a number box for the notice period without a unit")
+        return notice
+    span = to_days(notice)
+    if span is None:
+        return Missing(f'cannot read "{notice}" as a length of time')
+    count = span[0] / units[0]
+    if not count.is_integer() and units[0] == 30:
+        count = round(count)  # "4 weeks" in months: 1
+    return f"{count:g}"
+
+
+def _country_code_apart(field: FormField, parts: dict[str, str], page: Page) -> bool:
+    """The form asks the dial code in its own field, and that field has (or will get) ours."""
+    if field.frame not in page.phone_code_values or field.value.strip().startswith("+"):
+        return False  # no code field, or an intl-tel-input style box that holds the code itself
+    return not page.phone_code_inline.get(field.frame, False)
+
+
+def _date(field: FormField, answer: Answer) -> Shaped | Missing:
+    if answer.when is None:
+        return Missing("the answer is not a date")
+    when = answer.when
+    if field.widget == Widget.DATE:
+        if field.type == "month":
+            return Shaped(Action.SET_DATE, value=f"{when.year:04d}-{when.month:02d}")
+        return Shaped(Action.SET_DATE, value=when.isoformat())
+    if field.widget == Widget.DATE_PARTS:
+        return Shaped(Action.SET_DATE, value=when.isoformat())
+    if wants_month_only(field):
+        return Shaped(Action.SET_TEXT, value=f"{when.month:02d}", note="month only")
+    if wants_year_only(field):
+        return Shaped(Action.SET_TEXT, value=f"{when.year:04d}", note="year only")
+    hint = date_hint(field)
+    if hint:
+        return Shaped(
+            Action.SET_TEXT, value=format_date(when, *hint), note="date in the field's format"
+        )
+    if field.widget == Widget.DATE_TEXT:
+        return Shaped(Action.SET_DATE, value=when.isoformat(), note="date picker: driver formats")
+    return Shaped(Action.SET_TEXT, value=when.isoformat(), note="no format shown: ISO date")
+
+
+def _chosen(field: FormField, opt: FieldOption, confidence: float = 1.0, note: str = "") -> Shaped:
+    return Shaped(
+        Action.CHOOSE,
+        value=option_text(opt),
+        values=[opt.value or option_text(opt)],
+        confidence=confidence,
+        note=note,
+    )
+
+
+def _choose(field: FormField, key: str, answer: Answer) -> Shaped | Missing:
+    opts = field.options
+    kind = answer.kind
+    opt: FieldOption | None = None
+    if kind == "multi":
+        listed = {fold(w) for w in answer.alternatives}
+        hits = [o for o in real_options(opts) if fold(option_text(o)) in listed]
+        if not hits or (field.widget != Widget.CHECKBOX_GROUP and not field.multiple):
+            return Missing(
+                "no option is in the profile's list" if not hits else "not a multi-choice"
+            )
+        return Shaped(
+            Action.CHOOSE,
+            value=", ".join(option_text(o) for o in hits),
+            values=[o.value or option_text(o) for o in hits],
+            confidence=0.9,
+        )
+    if kind == "bool":
+        if answer.flag is None:
+            return Missing("no yes / no answer")
+        opt = pick_bool(opts, answer.flag)
+        if opt is None:
+            return Missing("the options do not read as yes / no")
+        return _chosen(field, opt)
+    if kind == "eeo":
+        topic = key.split(".", 1)[1] if key.startswith("eeo.") else ""
+        if topic == "ethnicity":
+            topic = "race" if eeo.options_topic(opts) == "race" else "hispanic"
+        if answer.code == "decline":
+            opt = next((o for o in real_options(opts) if is_decline(o)), None)
+            return (
+                _chosen(field, opt, note="decline option") if opt else Missing("no decline option")
+            )
+        opt = eeo.pick(topic, answer.code, opts) if answer.code else None
+        opt = opt or pick_text(opts, [answer.text])
+        if opt is None and answer.code:
+            # "Are you a veteran?" Yes / No: the category says which.
+            flag = answer.code.rsplit(".", 1)[-1]
+            if flag in ("not", "no", "yes", "protected"):
+                opt = pick_bool(opts, flag in ("yes", "protected"))
+        return _chosen(field, opt) if opt else Missing(f'no option reads as "{answer.text}"')
+    if kind == "country":
+        hits = [
+            o
+            for o in real_options(opts)
+            if country_of_option(o.value, option_text(o)) == answer.code
+        ]
+        if hits:
+            return _chosen(field, hits[0])
+        return Missing(f"no option for country {answer.code}")
+    if kind == "phone_code":
+        return _choose_phone_code(field, answer)
+    if kind == "region":
+        country = answer.code.split("-")[0] if answer.code else ""
+        hits = [
+            o
+            for o in real_options(opts)
+            if answer.code
+            and (
+                region_code(country, option_text(o)) == answer.code
+                or region_code(country, o.value) == answer.code
+            )
+        ]
+        opt = hits[0] if hits else pick_text(opts, [answer.text, *answer.alternatives])
+        return _chosen(field, opt) if opt else Missing(f'no option for region "{answer.text}"')
+    if kind == "number" and answer.number is not None:
+        opt = pick_text(opts, [answer.text], cutoff=100.0) or pick_number(opts, answer.number)
+        return _chosen(field, opt) if opt else Missing("no option holds the number")
+    if kind == "degree":
+        opt = pick_degree(opts, answer.text) or pick_text(opts, [answer.text])
+        return _chosen(field, opt) if opt else Missing(f'no option for degree "{answer.text}"')
+    if kind == "language":
+        from bridge.rules.languages import pick_level
+
+        opt = pick_level(opts, answer.text)
+        return _chosen(field, opt) if opt else Missing(f'no option for fluency "{answer.text}"')
+    if kind == "notice":
+        opt = pick_notice(opts, answer.text)
+        return _chosen(field, opt) if opt else Missing(f'no option for notice "{answer.text}"')
+    if kind == "date" and answer.when is not None:
+        opt = pick_text(opts, [str(answer.when.year), answer.when.isoformat()], cutoff=100.0)
+        return _chosen(field, opt) if opt else Missing("no option for the date")
+    if kind == "phone":
+        return Missing("a phone number does not go into a list")
+    wanted = [answer.text, *answer.alternatives]
+    opt = pick_text(opts, wanted)
+    if opt is None:
+        return Missing(f'no option reads as "{answer.text}"')
+    exact = fold(option_text(opt)) in {fold(w) for w in wanted}
+    return _chosen(
+        field, opt, confidence=1.0 if exact else 0.85, note="" if exact else "closest option"
+    )
+
+
+def _choose_phone_code(field: FormField, answer: Answer) -> Shaped | Missing:
+    code = answer.text  # "+1"
+    region = answer.code
+    opts = real_options(field.options)
+    by_country = [o for o in opts if country_of_option("", option_text(o)) == region]
+    if by_country:
+        return _chosen(field, by_country[0])
+    digits = code.lstrip("+")
+    exact = [
+        o for o in opts if re.search(rf"(^|\D)\+?{digits}(\D|$)", f"{option_text(o)} {o.value}")
+    ]
+    if len(exact) == 1:
+        return _chosen(field, exact[0])
+    if exact:
+        return Missing(f"several options carry {code} and none names the country")
+    return Missing(f"no option for {code}")

@@ -1,0 +1,121 @@
+"""Patterns: whole-word matching, exclusions, every language, ids and names."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.rules.features import field_text
+from bridge.rules.patterns import sum_scores
+from tests.test_rules_support import field, one
+
+
+def best_key(label: str = "", widget: str = "text", **kw: object) -> str:
+    ft = field_text(field(label, widget, **kw))
+    totals = sum_scores(ft.hits())
+    return max(totals, key=lambda k: totals[k]) if totals else ""
+
+
+@pytest.mark.parametrize(
+    ("label", "expected"),
+    [
+        ("Username", ""),  # `name` is a word, never a part of one
+        ("User name", ""),  # excluded: someone's account, not the person's name
+        ("What is your marketing budget?", ""),  # `tin` never inside `marketing`
+        ("Grace period (days)", ""),  # `race` never inside `Grace`
+        ("Company name", "work.company"),
+        ("Last name", "name.last"),
+        ("First and last name", "name.full"),
+        ("Name", "name.full"),
+        ("Email address", "basics.email"),
+        ("Confirm email", "basics.email.confirm"),
+        ("IP address", ""),
+        ("Address line 2", "address.line2"),
+        ("Emergency contact phone", ""),
+        ("Date of birth", "never.dob"),
+        ("Social Security Number", "never.national_id"),
+        ("Race", "eeo.race"),
+        ("TIN", "never.national_id"),
+    ],
+)
+def test_word_boundaries_and_exclusions(label: str, expected: str) -> None:
+    widget = "select" if expected.startswith("eeo.") else "text"
+    assert best_key(label, widget) == expected
+
+
+@pytest.mark.parametrize(
+    ("label", "expected"),
+    [
+        ("Vorname", "name.first"),
+        ("Nachname", "name.last"),
+        ("Telefonnummer", "phone.full"),
+        ("Postleitzahl", "address.postal"),
+        ("E-Mail-Adresse", "basics.email"),
+        ("Prénom", "name.first"),
+        ("Nom de famille", "name.last"),
+        ("Nom", "name.last"),
+        ("Courriel", "basics.email"),
+        ("Code postal", "address.postal"),
+        ("Ville", "address.city"),
+        ("Nombre", "name.first"),
+        ("Primer apellido", "name.last.first"),
+        ("Segundo apellido", "name.last.second"),
+        ("Correo electrónico", "basics.email"),
+        ("Teléfono", "phone.full"),
+        ("Sobrenome", "name.last"),
+        ("Telefone", "phone.full"),
+        ("CEP", "address.postal"),
+        ("Voornaam", "name.first"),
+        ("Achternaam", "name.last"),
+        ("Woonplaats", "address.city"),
+        ("Kündigungsfrist", "notice"),
+        ("Lebenslauf", "documents.resume"),
+        ("Geburtsdatum", "never.dob"),
+        ("Mot de passe", "never.password"),
+        ("Burgerservicenummer", "never.national_id"),
+    ],
+)
+def test_languages(label: str, expected: str) -> None:
+    widget = "file" if expected.startswith("documents.") else "text"
+    assert best_key(label, widget) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("first_name", "name.first"),
+        ("lastName", "name.last"),
+        ("job_application[email]", "basics.email"),
+        ("candidate_phone_number", "phone.full"),
+        ("zipCode", "address.postal"),
+        ("username", ""),
+        ("cards[3da58b41][field0]", ""),
+    ],
+)
+def test_names_and_ids(name: str, expected: str) -> None:
+    assert best_key(name=name) == expected
+
+
+def test_localized_patterns_do_not_read_ids() -> None:
+    # German words in an id are not read (only English patterns read name/id attributes).
+    assert best_key(name="vorname_feld") == ""
+
+
+def test_why_questions_are_not_profile_fields() -> None:
+    assert best_key("Warum interessieren Sie sich für diese Position?", "textarea") == ""
+    assert one(field("Why do you want to work at our company?", "textarea")).status.value == "leave"
+
+
+def test_name_beside_surname_is_the_given_name() -> None:
+    from tests.test_rules_support import run
+
+    ds = run(field("Name:"), field("Surname:"))
+    assert [d.value for d in ds] == ["Ada", "Lovelace"]
+
+
+def test_two_spanish_surnames() -> None:
+    from tests.test_rules_support import profile, run
+
+    lp = profile(basics__name="María José García López")
+    ds = run(field("Nombre"), field("Primer apellido"), field("Segundo apellido"), lp=lp)
+    assert [d.value for d in ds] == ["María José", "García", "López"]
+    assert ds[1].status.value == "flag"  # two surnames split by position: for review
