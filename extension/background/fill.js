@@ -1,0 +1,271 @@
+// One Fill of one tab, end to end: snapshot every frame, one `fill.plan` to the bridge, apply each
+// frame's part, report with `fill.applied`, show the review panel. The toolbar button, the keyboard
+// shortcut and `relay fill` (through Playwright's service-worker evaluate) all call relayFill.
+// It never throws: failures come back as {ok: false, error: {code, message}}.
+
+import { listFrames, resolveTab, sendToFrame } from "./frames.js";
+import { RelayError, asRelayError } from "./native-port.js";
+
+const SNAPSHOT_TIMEOUT_MS = 15_000;
+const PLAN_TIMEOUT_MS = 180_000; // the model may answer open questions
+const APPLY_TIMEOUT_MS = 120_000;
+const REPORT_TIMEOUT_MS = 15_000;
+const JOB_TEXT_MAX = 20_000;
+
+/**
+ * @typedef {object} FillOutcome
+ * @property {boolean} ok
+ * @property {string} run_id
+ * @property {Record<string, any>|null} plan
+ * @property {Record<string, any>[]} applied
+ * @property {{snapshot: number, plan: number, apply: number, total: number}} timings_ms
+ * @property {{frame: string, url: string, fields: number, error?: string}[]} frames
+ * @property {string[]} warnings
+ * @property {number} [tab_id]
+ * @property {{code: string, message: string}} [error]
+ */
+
+/**
+ * @param {{request: (type: string, payload?: Record<string, unknown>, options?: {timeoutMs?: number}) => Promise<any>}} port
+ */
+export function createFill(port) {
+  /** @type {Map<number, Promise<FillOutcome>>} one fill per tab at a time */
+  const running = new Map();
+
+  /**
+   * @param {number} [tabId]
+   * @param {{client_run_tag?: string}} [options]
+   * @returns {Promise<FillOutcome>}
+   */
+  async function relayFill(tabId, options = {}) {
+    let tab;
+    try {
+      tab = await resolveTab(tabId);
+    } catch (err) {
+      return remember(failure(err, performance.now()));
+    }
+    const id = /** @type {number} */ (tab.id);
+    const already = running.get(id);
+    if (already) return already;
+    const run = fillTab(tab, options).then(remember);
+    running.set(id, run);
+    try {
+      return await run;
+    } finally {
+      running.delete(id);
+    }
+  }
+
+  /**
+   * @param {chrome.tabs.Tab} tab @param {{client_run_tag?: string}} options
+   * @returns {Promise<FillOutcome>}
+   */
+  async function fillTab(tab, options) {
+    const tabId = /** @type {number} */ (tab.id);
+    const t0 = performance.now();
+    /** @type {FillOutcome} */
+    const outcome = {
+      ok: false, run_id: "", plan: null, applied: [], tab_id: tabId,
+      timings_ms: { snapshot: 0, plan: 0, apply: 0, total: 0 }, frames: [], warnings: [],
+    };
+    try {
+      // 1. Snapshot every frame.
+      const snap = await snapshotTab(tabId);
+      outcome.frames = snap.summary;
+      outcome.timings_ms.snapshot = round(performance.now() - t0);
+      const fieldCount = snap.frames.reduce((n, f) => n + f.fields.length, 0);
+      if (!fieldCount) {
+        throw new RelayError("E_NO_FIELDS", "Relay found no form fields on this page.");
+      }
+
+      // 2. One plan for the whole tab.
+      const t1 = performance.now();
+      const request = {
+        url: tab.url ?? snap.frames[0]?.url ?? "",
+        title: tab.title ?? snap.frames[0]?.title ?? "",
+        job_text: snap.jobText,
+        frames: snap.frames,
+        ...(options.client_run_tag ? { client_run_tag: options.client_run_tag } : {}),
+      };
+      const plan = await port.request("fill.plan", request, { timeoutMs: PLAN_TIMEOUT_MS });
+      outcome.plan = plan;
+      outcome.run_id = String(plan?.run_id ?? "");
+      outcome.timings_ms.plan = round(performance.now() - t1);
+
+      // 3. Each frame applies its part (frames in parallel; decisions in order within a frame).
+      const t2 = performance.now();
+      const { results, rows } = await applyPlan(tabId, plan?.decisions ?? [], snap.frames.map((f) => f.frame));
+      outcome.applied = results;
+      outcome.timings_ms.apply = round(performance.now() - t2);
+
+      // 4. Tell the bridge what happened. A failed report does not undo the fill.
+      try {
+        await port.request("fill.applied", {
+          run_id: outcome.run_id, results, timings_ms: { ...outcome.timings_ms },
+        }, { timeoutMs: REPORT_TIMEOUT_MS });
+      } catch (err) {
+        outcome.warnings.push(`fill.applied was not recorded: ${asRelayError(err).message}`);
+      }
+      outcome.ok = true;
+      outcome.timings_ms.total = round(performance.now() - t0);
+      await showPanel(tabId, { run_id: outcome.run_id, rows, note: noteFor(plan) });
+      await setBadge(tabId, rows);
+      return outcome;
+    } catch (err) {
+      const failed = failure(err, t0, outcome);
+      await showPanel(tabId, { run_id: failed.run_id, rows: [], error: failed.error ?? null });
+      await setBadge(tabId, null);
+      return failed;
+    }
+  }
+
+  /**
+   * Snapshot every frame of a tab. Frames that fail are listed with their error and skipped.
+   * @param {number} tabId
+   */
+  async function snapshotTab(tabId) {
+    const frames = await listFrames(tabId);
+    const answers = await Promise.all(frames.map(async (f) => {
+      try {
+        const reply = await sendToFrame(tabId, f.frameId, {
+          relay: "snapshot", want_text: f.frameId === 0, max_text: JOB_TEXT_MAX,
+        }, SNAPSHOT_TIMEOUT_MS);
+        return { frameId: f.frameId, reply, error: "" };
+      } catch (err) {
+        return { frameId: f.frameId, reply: null, error: asRelayError(err).message };
+      }
+    }));
+    /** @type {{frame: string, url: string, title: string, fields: Record<string, any>[]}[]} */
+    const snapshots = [];
+    /** @type {FillOutcome["frames"]} */
+    const summary = [];
+    let jobText = "";
+    for (const { frameId, reply, error } of answers) {
+      const frame = String(frameId);
+      if (!reply) {
+        summary.push({ frame, url: frames.find((f) => f.frameId === frameId)?.url ?? "", fields: 0, error });
+        continue;
+      }
+      if (frameId === 0) jobText = String(reply.job_text ?? "");
+      const fields = (reply.fields ?? []).map((/** @type {Record<string, any>} */ field) => ({ ...field, frame }));
+      summary.push({ frame, url: String(reply.url ?? ""), fields: fields.length });
+      // Frames without fields add nothing to the plan (ads, trackers, empty about:blank).
+      if (fields.length || frameId === 0) {
+        snapshots.push({ frame, url: String(reply.url ?? ""), title: String(reply.title ?? ""), fields });
+      }
+    }
+    if (!snapshots.length && summary.every((s) => s.error)) {
+      throw new RelayError("E_PAGE_UNAVAILABLE", summary[0]?.error || "Relay cannot read this page.");
+    }
+    return { frames: snapshots, summary, jobText };
+  }
+
+  /**
+   * Split the decisions per frame, let each frame apply its part, gather results in plan order.
+   * @param {number} tabId @param {Record<string, any>[]} decisions @param {string[]} knownFrames
+   */
+  async function applyPlan(tabId, decisions, knownFrames) {
+    /** @type {Map<string, Record<string, any>[]>} */
+    const perFrame = new Map();
+    for (const d of decisions) {
+      const frame = String(d.frame ?? "0");
+      if (!perFrame.has(frame)) perFrame.set(frame, []);
+      perFrame.get(frame)?.push(d);
+    }
+    /** @type {Map<string, Record<string, any>>} */
+    const byKey = new Map();
+    /** @type {Record<string, any>[]} */
+    const rows = [];
+    await Promise.all([...perFrame].map(async ([frame, part]) => {
+      const frameId = Number(frame);
+      if (!knownFrames.includes(frame) || !Number.isInteger(frameId)) {
+        for (const d of part) byKey.set(key(d), missing(d, `no frame ${frame} in this tab's snapshot`));
+        return;
+      }
+      try {
+        const reply = await sendToFrame(tabId, frameId, { relay: "apply", decisions: part }, APPLY_TIMEOUT_MS);
+        for (const r of reply.results ?? []) byKey.set(`${frame}/${r.field_id}`, { ...r, frame });
+        rows.push(...(reply.rows ?? []).map((/** @type {Record<string, any>} */ r) => ({ ...r, frame })));
+      } catch (err) {
+        const why = `frame ${frame} could not apply: ${asRelayError(err).message}`;
+        for (const d of part) byKey.set(key(d), missing(d, why));
+      }
+    }));
+    const results = decisions.map((d) => byKey.get(key(d)) ?? missing(d, "the frame gave no result"));
+    return { results, rows };
+  }
+
+  /** @param {Record<string, any>} d */
+  const key = (d) => `${String(d.frame ?? "0")}/${String(d.field_id)}`;
+
+  /** @param {Record<string, any>} d @param {string} detail */
+  const missing = (d, detail) => ({
+    field_id: String(d.field_id), frame: String(d.frame ?? "0"), status: "not_found", detail, value_after: "",
+  });
+
+  /** @param {number} tabId @param {Record<string, any>} model */
+  async function showPanel(tabId, model) {
+    try {
+      await sendToFrame(tabId, 0, { relay: "panel", model }, 5_000);
+    } catch {
+      // Pages Relay cannot script (browser pages, the web store) get no panel; the outcome says why.
+    }
+  }
+
+  /** @param {FillOutcome} outcome */
+  function remember(outcome) {
+    globalThis.relayLastOutcome = outcome;
+    return outcome;
+  }
+
+  return { relayFill, snapshotTab };
+}
+
+/**
+ * @param {unknown} err @param {number} t0 @param {Partial<FillOutcome>} [partial]
+ * @returns {FillOutcome}
+ */
+function failure(err, t0, partial = {}) {
+  const error = asRelayError(err);
+  if (error.code === "E_INTERNAL") console.error("Relay: fill failed", err);
+  const timings = partial.timings_ms ?? { snapshot: 0, plan: 0, apply: 0, total: 0 };
+  return {
+    ok: false,
+    run_id: partial.run_id ?? "",
+    plan: partial.plan ?? null,
+    applied: partial.applied ?? [],
+    timings_ms: { ...timings, total: round(performance.now() - t0) },
+    frames: partial.frames ?? [],
+    warnings: partial.warnings ?? [],
+    ...(partial.tab_id !== undefined ? { tab_id: partial.tab_id } : {}),
+    error: error.toJSON(),
+  };
+}
+
+/** @param {Record<string, any>|null} plan */
+function noteFor(plan) {
+  const status = String(plan?.llm_status ?? "");
+  return status ? `Model: ${status}` : "";
+}
+
+/** @param {number} tabId @param {Record<string, any>[]|null} rows */
+async function setBadge(tabId, rows) {
+  try {
+    if (!rows) {
+      await chrome.action.setBadgeBackgroundColor({ tabId, color: "#b91c1c" });
+      await chrome.action.setBadgeText({ tabId, text: "!" });
+      return;
+    }
+    const review = rows.filter((r) => r.kind === "review").length;
+    const filled = rows.filter((r) => r.kind === "filled").length;
+    await chrome.action.setBadgeBackgroundColor({ tabId, color: review ? "#d97706" : "#15803d" });
+    await chrome.action.setBadgeText({ tabId, text: String(filled + review || "") });
+  } catch {
+    // The tab may be gone; the badge is a nicety.
+  }
+}
+
+/** @param {number} ms */
+function round(ms) {
+  return Math.round(ms * 10) / 10;
+}

@@ -1,0 +1,100 @@
+// Talking to the content script in each frame of a tab: list the frames, send a message to one
+// frame with a timeout, and inject the content script where it is missing (a tab opened before
+// Relay was installed or reloaded).
+
+import { RelayError } from "./native-port.js";
+
+const LOADER = "content/loader.js";
+
+/**
+ * The tab to fill: the given one, else the active tab of the last focused window.
+ * @param {number} [tabId]
+ * @returns {Promise<chrome.tabs.Tab>}
+ */
+export async function resolveTab(tabId) {
+  if (typeof tabId === "number") {
+    try {
+      return await chrome.tabs.get(tabId);
+    } catch (err) {
+      throw new RelayError("E_NO_TAB", `no tab ${tabId}: ${errorText(err)}`);
+    }
+  }
+  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  if (tab?.id !== undefined) return tab;
+  const [any] = await chrome.tabs.query({ active: true });
+  if (any?.id !== undefined) return any;
+  throw new RelayError("E_NO_TAB", "no active tab to fill");
+}
+
+/**
+ * The tab's frames, top frame first. Frames that failed to load are left out.
+ * @param {number} tabId
+ * @returns {Promise<{frameId: number, parentFrameId: number, url: string}[]>}
+ */
+export async function listFrames(tabId) {
+  let frames;
+  try {
+    frames = await chrome.webNavigation.getAllFrames({ tabId });
+  } catch {
+    frames = null;
+  }
+  if (!frames || !frames.length) return [{ frameId: 0, parentFrameId: -1, url: "" }];
+  return frames
+    .filter((f) => !f.errorOccurred)
+    .map((f) => ({ frameId: f.frameId, parentFrameId: f.parentFrameId, url: f.url }))
+    .sort((a, b) => (a.frameId === 0 ? -1 : b.frameId === 0 ? 1 : a.frameId - b.frameId));
+}
+
+/**
+ * Send a message to one frame's content script and wait for its answer.
+ * @param {number} tabId @param {number} frameId @param {Record<string, unknown>} message
+ * @param {number} timeoutMs
+ * @returns {Promise<any>}
+ */
+export async function sendToFrame(tabId, frameId, message, timeoutMs) {
+  try {
+    return await attempt(tabId, frameId, message, timeoutMs);
+  } catch (err) {
+    if (!(err instanceof RelayError) && /Receiving end does not exist|Could not establish connection/i.test(errorText(err))) {
+      await inject(tabId, frameId);
+      return attempt(tabId, frameId, message, timeoutMs);
+    }
+    throw err;
+  }
+}
+
+/**
+ * @param {number} tabId @param {number} frameId @param {Record<string, unknown>} message
+ * @param {number} timeoutMs
+ */
+async function attempt(tabId, frameId, message, timeoutMs) {
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new RelayError("E_FRAME_TIMEOUT", `frame ${frameId} did not answer "${message.relay}" within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    const reply = await Promise.race([chrome.tabs.sendMessage(tabId, message, { frameId }), timeout]);
+    if (!reply) throw new RelayError("E_FRAME", `frame ${frameId} gave no answer`);
+    if (reply.ok === false) {
+      throw new RelayError(reply.error?.code ?? "E_FRAME", reply.error?.message ?? `frame ${frameId} failed`);
+    }
+    return reply;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** @param {number} tabId @param {number} frameId */
+async function inject(tabId, frameId) {
+  try {
+    await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [LOADER] });
+  } catch (err) {
+    throw new RelayError("E_PAGE_UNAVAILABLE", `Relay cannot run in this page: ${errorText(err)}`);
+  }
+}
+
+/** @param {unknown} err */
+export function errorText(err) {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,76 @@
+// Applies this frame's part of a fill plan: each decision finds its control by snapshot id and is
+// handed to the control's widget driver (or Relay's fallback). Decisions are applied in plan order,
+// one at a time, since answers can depend on each other (country before state).
+//
+// Never: overwrite what the person typed after Relay's fill, submit a form, click a submit
+// control, or press Enter (drivers that need a key press use Tab).
+
+import { applyFallback } from "./fallback.js";
+import { asRelay, markFilled, wasEditedByPerson } from "./edits.js";
+import { registry, relocate, trackedValue } from "./snapshot.js";
+
+/** @typedef {import("./fallback.js").Decision} Decision */
+/**
+ * @typedef {{field_id: string, frame: string, status: string, detail: string, value_after: string}} ApplyResult
+ */
+
+const STATUSES = new Set(["applied", "not_found", "refused", "skipped", "user_edited"]);
+const ACTIVE = new Set(["fill", "flag"]);
+const APPLY_TIMEOUT_MS = 15_000;
+
+/**
+ * @param {Decision[]} decisions
+ * @returns {Promise<ApplyResult[]>}
+ */
+export async function applyDecisions(decisions) {
+  /** @type {ApplyResult[]} */
+  const results = [];
+  for (const decision of decisions) {
+    const base = { field_id: String(decision.field_id), frame: String(decision.frame ?? "0") };
+    try {
+      results.push({ ...base, ...(await applyOne(decision)) });
+    } catch (err) {
+      // A broken driver or page script must not stop the rest of the plan.
+      results.push({ ...base, status: "refused", detail: `error: ${err instanceof Error ? err.message : String(err)}`, value_after: "" });
+    }
+  }
+  return results;
+}
+
+/** @param {Decision} decision @returns {Promise<Omit<ApplyResult, "field_id"|"frame">>} */
+async function applyOne(decision) {
+  if (!ACTIVE.has(decision.status) || !decision.action || decision.action === "none") {
+    return { status: "skipped", detail: `decision: ${decision.status || "leave"}`, value_after: "" };
+  }
+  const entry = registry.get(String(decision.field_id));
+  if (!entry) return { status: "not_found", detail: "no such field in this frame's snapshot", value_after: "" };
+  const targets = entry.kind === "group" ? entry.members : [entry.el];
+  if (!targets.some((t) => t.isConnected) && !relocate(entry)) {
+    return { status: "not_found", detail: "the field is no longer in the page", value_after: "" };
+  }
+  const tracked = entry.el; // a group is tracked on its container
+  const before = trackedValue(entry);
+  if (wasEditedByPerson(tracked, before)) {
+    return { status: "user_edited", detail: "changed by you after Relay filled it; kept", value_after: before };
+  }
+  const outcome = await asRelay([entry.el, ...entry.members], async () => {
+    if (entry.driver) return withTimeout(entry.driver.apply(entry.el, decision), APPLY_TIMEOUT_MS);
+    return applyFallback(entry, decision);
+  });
+  const status = STATUSES.has(String(outcome?.status)) ? String(outcome.status) : "refused";
+  const result = {
+    status,
+    detail: String(outcome?.detail ?? ""),
+    value_after: String(outcome?.value_after ?? trackedValue(entry)),
+  };
+  if (status === "applied") markFilled(tracked, trackedValue(entry));
+  return result;
+}
+
+/** @template T @param {Promise<T>} promise @param {number} ms @returns {Promise<T>} */
+function withTimeout(promise, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the driver took over ${ms} ms`)), ms);
+    promise.then((v) => { clearTimeout(timer); resolve(v); }, (e) => { clearTimeout(timer); reject(e); });
+  });
+}

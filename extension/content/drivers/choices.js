@@ -1,0 +1,112 @@
+// Shared reading of choice controls (radios, checkboxes, yes/no buttons): which controls answer
+// one question, what each one says, and whether it is on. Not a driver itself.
+import { choiceLabel, norm, press, rootOf, textOf } from "./util.js";
+
+/**
+ * @typedef {{value: string, text: string, selected: boolean, el: Element}} Choice
+ */
+
+const TOGGLE_BUTTON = "button[data-option], button[aria-pressed], [role=button][aria-pressed], "
+  + "button.cx-select-pill-section, [data-ui=option]";
+
+/** Whether a choice control is on. @param {Element} el */
+export function isOn(el) {
+  if (el instanceof HTMLInputElement) return el.checked;
+  for (const attr of ["aria-pressed", "aria-checked", "aria-selected"]) {
+    const v = el.getAttribute(attr);
+    if (v !== null) return v === "true";
+  }
+  return /\b(is-)?(selected|active|checked|pressed)\b/i.test(el.className);
+}
+
+/** @param {HTMLInputElement} input */
+function inputChoice(input) {
+  const text = choiceLabel(input);
+  // Ashby radios are all value="on": the label is the only meaningful value.
+  const value = !input.value || input.value === "on" ? text : input.value;
+  return { value, text: text || value, selected: input.checked, el: input };
+}
+
+/** @param {Element} el */
+function buttonChoice(el) {
+  const text = textOf(el) || norm(el.getAttribute("aria-label"));
+  const value = el.getAttribute("data-option") ?? el.getAttribute("data-value") ?? text;
+  return { value, text, selected: isOn(el), el };
+}
+
+/** Same-named inputs of one type that answer one question, in document order. */
+function sameName(/** @type {HTMLInputElement} */ input) {
+  if (!input.name) return null;
+  const scope = input.form ?? rootOf(input);
+  return [...scope.querySelectorAll(`input[type=${input.type}]`)]
+    .filter((i) => /** @type {HTMLInputElement} */ (i).name === input.name);
+}
+
+/**
+ * The choices a radio group offers, for a radio, a yes/no button, or their container.
+ * @param {Element} el
+ * @returns {Choice[]}
+ */
+export function radioChoices(el) {
+  if (el instanceof HTMLInputElement && el.type === "radio") {
+    const group = sameName(el)
+      ?? [...(el.closest("fieldset, [role=radiogroup]") ?? el.parentElement ?? el)
+        .querySelectorAll("input[type=radio]")];
+    return group.map((i) => inputChoice(/** @type {HTMLInputElement} */ (i)));
+  }
+  if (el.matches(TOGGLE_BUTTON)) {
+    const box = el.parentElement;
+    const buttons = box ? [...box.querySelectorAll(TOGGLE_BUTTON)] : [el];
+    return buttons.map(buttonChoice);
+  }
+  const radios = [...el.querySelectorAll("input[type=radio]")];
+  if (radios.length) return radios.map((i) => inputChoice(/** @type {HTMLInputElement} */ (i)));
+  const roles = [...el.querySelectorAll("[role=radio]")];
+  if (roles.length) return roles.map(buttonChoice);
+  return [...el.querySelectorAll(TOGGLE_BUTTON)].map(buttonChoice);
+}
+
+/**
+ * The checkboxes of a checkbox group, for the container or one of its boxes.
+ * @param {Element} el
+ * @returns {Choice[]}
+ */
+export function checkboxChoices(el) {
+  if (el instanceof HTMLInputElement && el.type === "checkbox") {
+    const group = sameName(el) ?? [el];
+    return group.map((i) => inputChoice(/** @type {HTMLInputElement} */ (i)));
+  }
+  const boxes = [...el.querySelectorAll("input[type=checkbox]")];
+  if (boxes.length) return boxes.map((i) => inputChoice(/** @type {HTMLInputElement} */ (i)));
+  return [...el.querySelectorAll("[role=checkbox]")].map(buttonChoice);
+}
+
+/**
+ * The legend of the fieldset a group container is (or sits alone in): the question a group of
+ * choices answers. Empty when there is none, so the snapshot's own label stands.
+ * @param {Element} container
+ * @returns {{label?: string, label_source?: string}}
+ */
+export function legendLabel(container) {
+  if (container instanceof HTMLInputElement) return {};
+  const fieldset = container.closest("fieldset");
+  if (!fieldset) return {};
+  // The container must hold every choice of that fieldset, or the legend asks something wider.
+  const all = fieldset.querySelectorAll("input, button, [role=radio], [role=checkbox]").length;
+  const mine = container.querySelectorAll("input, button, [role=radio], [role=checkbox]").length;
+  const legend = fieldset.querySelector(":scope > legend");
+  if (!legend || all !== mine) return {};
+  const text = textOf(legend).replace(/\s*\*$/, "");
+  return text ? { label: text, label_source: "legend" } : {};
+}
+
+/**
+ * Toggles a choice like a person: a click on the control (a click on a visually hidden radio
+ * still activates it; its label would too).
+ * @param {Element} el
+ */
+export function clickChoice(el) {
+  press(el);
+}
+
+export { TOGGLE_BUTTON };

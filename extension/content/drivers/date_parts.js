@@ -1,0 +1,94 @@
+// Dates split into sections: Workday's `dateInputWrapper` with month / day / year spinbutton
+// inputs (also month/year and year-only variants). Each section gets its digits typed in.
+import { leave, setTextLikeAPerson } from "../typing.js";
+import { parseIso } from "./date_format.js";
+import { fire, isLocked, norm, outcome, sleep } from "./util.js";
+
+const WRAPPER = "[data-automation-id=dateInputWrapper], [data-automation-id=dateInputContainer]";
+
+/** @param {Element} el */
+function wrapperOf(el) {
+  return el.closest(WRAPPER) ?? (el.matches(WRAPPER) ? el : null);
+}
+
+/** Which part a section holds. @param {Element} input @returns {"m"|"d"|"y"|null} */
+function kindOf(input) {
+  const key = [input.getAttribute("data-automation-id"), input.getAttribute("aria-label"), input.id]
+    .join(" ").toLowerCase();
+  if (/month/.test(key)) return "m";
+  if (/day/.test(key)) return "d";
+  if (/year/.test(key)) return "y";
+  return null;
+}
+
+/** @param {Element} wrapper */
+function sections(wrapper) {
+  return [...wrapper.querySelectorAll("input")]
+    .map((input) => ({ input: /** @type {HTMLInputElement} */ (input), kind: kindOf(input) }))
+    .filter((s) => s.kind !== null);
+}
+
+/** What a section shows (aria-valuenow when it has no text). @param {HTMLInputElement} input */
+function sectionValue(input) {
+  const v = norm(input.value);
+  return v || norm(input.getAttribute("aria-valuetext") ?? input.getAttribute("aria-valuenow") ?? "");
+}
+
+/** @param {Element} wrapper */
+function shown(wrapper) {
+  const parts = sections(wrapper).map((s) => sectionValue(s.input));
+  return parts.every((p) => !p || /^[a-z]+$/i.test(p)) ? "" : parts.join("/");
+}
+
+/** @type {import("./util.js").Driver} */
+export const dateParts = {
+  name: "date-parts",
+  read(el) {
+    const wrapper = wrapperOf(el);
+    return wrapper ? shown(wrapper) : "";
+  },
+  matches(el) {
+    const wrapper = wrapperOf(el);
+    return Boolean(wrapper && sections(wrapper).length);
+  },
+  async describe(el) {
+    const wrapper = /** @type {Element} */ (wrapperOf(el));
+    return { widget: "date_parts", options: [], value: shown(wrapper) };
+  },
+  async apply(el, decision) {
+    const wrapper = wrapperOf(el);
+    if (!wrapper || !wrapper.isConnected) return outcome("not_found", "date field is gone");
+    const parts = parseIso(decision.value ?? "");
+    if (!parts) return outcome("refused", `"${decision.value}" is not an ISO date`, shown(wrapper));
+    const list = sections(wrapper);
+    /** @type {Record<string, string|null>} */
+    const want = {
+      m: parts.m === null ? null : String(parts.m).padStart(2, "0"),
+      d: parts.d === null ? null : String(parts.d).padStart(2, "0"),
+      y: String(parts.y),
+    };
+    for (const { input, kind } of list) {
+      if (want[kind ?? "y"] === null) {
+        return outcome("refused", `the field needs a ${kind === "m" ? "month" : "day"}`, shown(wrapper));
+      }
+      const locked = isLocked(input);
+      if (locked && locked !== "read-only") return outcome("refused", `date section is ${locked}`, shown(wrapper));
+    }
+    for (const { input, kind } of list) {
+      setTextLikeAPerson(input, /** @type {string} */ (want[kind ?? "y"]), { blur: false });
+      fire(input, ["change"]);
+    }
+    const last = list.at(-1)?.input;
+    if (last) leave(last);
+    await sleep(40);
+    const wrong = list.filter(({ input, kind }) => {
+      const got = sectionValue(input).replace(/^0+/, "");
+      return got !== String(want[kind ?? "y"]).replace(/^0+/, "");
+    });
+    if (wrong.length) {
+      const which = wrong.map((w) => w.kind).join(", ");
+      return outcome("refused", `sections did not keep the date: ${which}`, shown(wrapper));
+    }
+    return outcome("applied", `typed ${list.map((s) => want[s.kind ?? "y"]).join("/")}`, shown(wrapper));
+  },
+};

@@ -1,0 +1,127 @@
+// File uploads: builds a File from the plan's base64 bytes and hands it to the page's
+// <input type=file> through a DataTransfer, then `input` + `change`, as a file chooser would.
+// Finds the input behind an "Attach" / "Select files" button or a drop zone, and inside open
+// shadow roots (SmartRecruiters' spl-dropzone). Verifies the page took it: the input keeps the
+// file, or the page shows its name (Greenhouse swaps the input for a chip, Workday resets it).
+import { norm, outcome, sleep, textOf, waitFor } from "./util.js";
+
+const GROUP = "[role=group], .file-upload, [data-automation-id=attachments-FileUpload], "
+  + "[data-automation-id=file-upload-drop-zone], .ashby-application-form-input-file, fieldset, "
+  + "[data-role=dropzone], .drop-zone";
+const MAX_DEPTH = 5;
+
+/** File inputs under a node, looking into open shadow roots. @param {Element|ShadowRoot} node */
+function fileInputsIn(node) {
+  /** @type {HTMLInputElement[]} */
+  const found = [...node.querySelectorAll("input[type=file]")].map((i) => /** @type {HTMLInputElement} */ (i));
+  for (const el of node.querySelectorAll("*")) {
+    if (el.shadowRoot) found.push(...fileInputsIn(el.shadowRoot));
+  }
+  if (node instanceof Element && node.shadowRoot) found.push(...fileInputsIn(node.shadowRoot));
+  return found;
+}
+
+/** The file input a person reaches through `el`. @param {Element} el */
+function inputOf(el) {
+  if (el instanceof HTMLInputElement) return el.type === "file" ? el : null;
+  const inside = fileInputsIn(el);
+  if (inside.length === 1) return inside[0];
+  // An Attach button: the one file input of its upload group, a few levels up.
+  if (!el.matches("button, [role=button], label, a")) return null;
+  const says = [textOf(el), el.getAttribute("aria-label"), el.getAttribute("data-automation-id")].join(" ");
+  if (!/attach|upload|select.?files?|browse|choose|add file|drop|resume|cv\b/i.test(says)) return null;
+  let node = el.parentElement;
+  for (let depth = 0; node && depth < MAX_DEPTH; depth += 1, node = node.parentElement) {
+    const inputs = fileInputsIn(node);
+    if (inputs.length === 1) return inputs[0];
+    if (inputs.length > 1 || node.matches("form, body")) return null;
+  }
+  return null;
+}
+
+/** Where the page shows what was attached (it may replace the input). @param {Element} input */
+function groupOf(input) {
+  const host = input.getRootNode() instanceof ShadowRoot
+    ? /** @type {ShadowRoot} */ (input.getRootNode()).host : input;
+  return host.closest(GROUP) ?? host.parentElement?.parentElement ?? host.parentElement;
+}
+
+/** @param {string} b64 */
+function bytesOf(b64) {
+  const bin = atob(b64.replace(/\s+/g, ""));
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i += 1) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}
+
+/** Whether the input's accept list takes this file (a file chooser would filter it). */
+function accepted(/** @type {HTMLInputElement} */ input, /** @type {File} */ file) {
+  const accept = (input.accept ?? "").split(",").map((a) => a.trim().toLowerCase()).filter(Boolean);
+  if (!accept.length) return true;
+  const name = file.name.toLowerCase();
+  const type = file.type.toLowerCase();
+  return accept.some((a) => (a.startsWith(".") ? name.endsWith(a)
+    : a.endsWith("/*") ? type.startsWith(a.slice(0, -1)) : type === a));
+}
+
+/** The names the input holds. @param {HTMLInputElement} input */
+function shown(input) {
+  const names = input.isConnected && input.files ? [...input.files].map((f) => f.name) : [];
+  return names.length ? names.join(", ") : "";
+}
+
+/** @type {import("./util.js").Driver} */
+export const fileUpload = {
+  name: "file",
+  read(el) {
+    const input = inputOf(el);
+    return input ? shown(input) : "";
+  },
+  matches(el) {
+    if (el instanceof HTMLInputElement) return el.type === "file";
+    if (el.shadowRoot) return fileInputsIn(el.shadowRoot).length === 1;
+    return el.matches(GROUP) ? fileInputsIn(el).length === 1
+      : el.matches("button, [role=button]") && inputOf(el) !== null;
+  },
+  async describe(el) {
+    const input = inputOf(el);
+    return { widget: "file", options: [], value: input ? shown(input) : "",
+      multiple: Boolean(input?.multiple) };
+  },
+  async apply(el, decision) {
+    const input = inputOf(el);
+    if (!input || !input.isConnected) return outcome("not_found", "no file input here");
+    if (input.disabled) return outcome("refused", "file input is disabled", shown(input));
+    const ref = decision.file;
+    if (!ref || !ref.name) return outcome("skipped", "no file to attach", shown(input));
+    let file;
+    try {
+      file = new File([bytesOf(ref.data_b64 ?? "")], ref.name,
+        { type: ref.mime || "application/octet-stream", lastModified: Date.now() });
+    } catch {
+      return outcome("refused", "the file's bytes are not valid base64", shown(input));
+    }
+    if (!accepted(input, file)) {
+      return outcome("refused", `the field accepts ${input.accept}, not ${file.name}`, shown(input));
+    }
+    const group = groupOf(input);
+    const textBefore = group ? textOf(group) : "";
+    const transfer = new DataTransfer();
+    transfer.items.add(file);
+    input.files = transfer.files;
+    input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true, composed: true }));
+    // Pages react a moment later (Greenhouse swaps the input for a chip, Workday resets it):
+    // judge after that. Kept by the input, or named by the page (chip, upload list).
+    await sleep(400);
+    const took = await waitFor(() => {
+      if (input.isConnected && input.files?.[0]?.name === file.name) return "the input holds it";
+      const now = group?.isConnected ? textOf(group) : textOf(input.ownerDocument.body);
+      if (now.includes(file.name) && !textBefore.includes(file.name)) return "the page lists it";
+      return null;
+    }, 2000, 50);
+    const after = shown(input) || (took === "the page lists it" ? file.name : "");
+    if (!took) return outcome("refused", "the page dropped the file", after);
+    return outcome("applied", `attached ${norm(file.name)} (${file.size} bytes); ${took}`, after || file.name);
+  },
+};

@@ -1,0 +1,106 @@
+// Picks the widget driver for a form control. Order matters: library widgets wrap native controls
+// (select2 hides a <select>, react-datepicker and typeaheads are text inputs, Workday dates are
+// spinbutton inputs), so the specific drivers come before the generic ones.
+//
+// Bare native radios and checkboxes are not claimed here: the snapshot models them as groups whose
+// options carry their own ids. The radio and checkbox drivers serve button-style groups and
+// containers, and callers may use them directly (see DRIVERS_BY_NAME).
+import { checkbox } from "./checkbox.js";
+import { checkboxGroup } from "./checkbox_group.js";
+import { TOGGLE_BUTTON } from "./choices.js";
+import { combobox } from "./combobox.js";
+import { contentEditable } from "./contenteditable.js";
+import { dateNative } from "./date_native.js";
+import { dateParts } from "./date_parts.js";
+import { dateText } from "./date_text.js";
+import { fileUpload } from "./file.js";
+import { nativeSelect } from "./native_select.js";
+import { popupSelect } from "./popup_select.js";
+import { radioGroup } from "./radio_group.js";
+import { reactSelect } from "./react_select.js";
+import { select2 } from "./select2.js";
+import { workdayListbox } from "./workday_listbox.js";
+
+/** @type {import("./util.js").Driver[]} */
+export const DRIVERS = [
+  fileUpload, // before anything that looks inside containers: an upload group is one field
+  select2, // before native-select: the <select> it hides is its model
+  dateParts, // before anything matching inputs: the sections are plain inputs
+  dateText, // before combobox: react-datepicker inputs can carry combobox roles
+  dateNative,
+  reactSelect, // before combobox: its input is role=combobox
+  workdayListbox, // before popup-select: both are aria-haspopup buttons
+  popupSelect,
+  nativeSelect,
+  combobox,
+  radioGroup,
+  checkboxGroup,
+  checkbox,
+  contentEditable,
+];
+
+/** @type {Record<string, import("./util.js").Driver>} */
+export const DRIVERS_BY_NAME = Object.fromEntries(DRIVERS.map((d) => [d.name, d]));
+
+/**
+ * Widgets the snapshot's base selector misses: containers that are one field (yes/no button
+ * pairs, Workday date sections, upload groups) and select buttons without a listbox role.
+ */
+export const CANDIDATE_SELECTOR = [
+  // Not editor toolbars, whose bold/italic buttons are aria-pressed pairs too.
+  `:is(div, span, fieldset):not([role=toolbar]):has(> :is(${TOGGLE_BUTTON}) ~ :is(${TOGGLE_BUTTON}))`,
+  "[data-automation-id=dateInputWrapper]",
+  // Checkbox groups the snapshot cannot group by name (Workday's checkboxPanel, Ashby's
+  // MultiValueSelect with one name per box): a fieldset of checkbox options, at least two.
+  "[data-automation-id=checkboxPanel]",
+  "fieldset:has(> :is(div, label, li) ~ :is(div, label, li) input[type=checkbox])"
+    + ":not(:has(input[type=checkbox][name$='[]'], input:not([type=checkbox]):not([type=hidden]), select, textarea))",
+  // Fabric's toggle says aria-haspopup=true; a site's header menu buttons stay out.
+  ".fab-SelectToggle",
+].join(", ");
+
+/**
+ * Whether `el` is an inner part of a widget that is operated through another element, so a
+ * snapshot should not list it as a field of its own (select2's focusser and search box, Workday's
+ * mirror input, Fabric's proxy select, MUI's native input, the buttons and hidden checkbox of a
+ * yes/no pair, Workday date sections, react-select's required shim).
+ * @param {Element} el
+ */
+export function isPartOfWidget(el) {
+  try {
+    if (el.closest(".select2-container, .select2-drop, .select2-dropdown")) return true;
+    if (el instanceof HTMLSelectElement) {
+      return el.matches("[aria-hidden=true]") && Boolean(popupSelect.matches(el));
+    }
+    if (el instanceof HTMLInputElement) {
+      if (el.previousElementSibling?.matches("button[aria-haspopup=listbox]")) return true;
+      if (el.matches("input.MuiSelect-nativeInput")) return true;
+      if (el.closest("[data-automation-id=dateInputWrapper]")) return true;
+      if (el.type === "checkbox" && radioGroup.matches(el)) return true;
+      if (el.getAttribute("aria-hidden") === "true" && el.tabIndex === -1
+        && el.parentElement?.querySelector(".select__control, [class*='-control'] input[role=combobox]")) {
+        return true;
+      }
+      return false;
+    }
+    return el.matches(TOGGLE_BUTTON) && radioGroup.matches(el);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first driver that knows how to operate `el`, or null.
+ * @param {Element} el
+ * @returns {import("./util.js").Driver|null}
+ */
+export function findDriver(el) {
+  for (const driver of DRIVERS) {
+    try {
+      if (driver.matches(el)) return driver;
+    } catch {
+      // A driver's probe must never break the walk; try the next one.
+    }
+  }
+  return null;
+}

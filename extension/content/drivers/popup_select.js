@@ -1,0 +1,85 @@
+// Select buttons of component libraries (Fabric on BambooHR, MUI Select, other role=button /
+// role=combobox elements with aria-haspopup): the button shows the choice, the options open in a
+// portal as role=option / role=menuitem, and a click on one commits it.
+import { closePopup, isPlaceholder, openPopup, popupOptions } from "./popup_list.js";
+import {
+  fold, isLocked, keepFocus, matchOption, outcome, press, sleep, textOf, waitFor, wantedOf,
+} from "./util.js";
+
+const TRIGGER = ".fab-SelectToggle, [role=combobox][aria-haspopup=listbox]:not(input), "
+  + "[role=button][aria-haspopup=listbox], [role=button][aria-haspopup=true][aria-expanded], "
+  + "[data-fabric-component=Select] button[aria-haspopup]";
+
+/** The element a person clicks, for the element the walker found. @param {Element} el */
+function triggerOf(el) {
+  if (el.matches(TRIGGER)) return el;
+  // Hidden proxies: Fabric's select, MUI's native input sit next to the trigger.
+  if (el.matches("select[aria-hidden=true], input[aria-hidden=true], input.MuiSelect-nativeInput")) {
+    for (const sib of [el.previousElementSibling, el.nextElementSibling]) {
+      if (sib?.matches(TRIGGER)) return sib;
+    }
+  }
+  return null;
+}
+
+/** The choice as shown on the trigger. @param {Element} trigger */
+function shown(trigger) {
+  const content = trigger.querySelector(".fab-SelectToggle__content");
+  if (content) return textOf(content);
+  if (trigger.querySelector(".fab-SelectToggle__placeholder")) return "";
+  const clone = /** @type {Element} */ (trigger.cloneNode(true));
+  for (const junk of clone.querySelectorAll("[class*=toggleButton], [class*=Icon], svg")) junk.remove();
+  const text = textOf(clone).replace(/[\u200b▼▾⌄]/g, "").trim();
+  return isPlaceholder(text) ? "" : text;
+}
+
+/** @type {import("./util.js").Driver} */
+export const popupSelect = {
+  name: "popup-select",
+  read(el) {
+    const trigger = triggerOf(el);
+    return trigger ? shown(trigger) : "";
+  },
+  matches: (el) => triggerOf(el) !== null,
+  async describe(el) {
+    const trigger = /** @type {Element} */ (triggerOf(el));
+    const value = shown(trigger);
+    const restore = keepFocus(trigger);
+    /** @type {{value: string, text: string, selected: boolean}[]} */
+    let options = [];
+    try {
+      const popup = await openPopup(trigger);
+      if (popup) {
+        options = popupOptions(popup).map(({ value: v, text, selected }) => ({ value: v, text,
+          selected: selected || (value !== "" && text === value) }));
+      }
+    } finally {
+      await closePopup(trigger);
+      restore();
+    }
+    return { widget: "listbox", options, value };
+  },
+  async apply(el, decision) {
+    const trigger = triggerOf(el);
+    if (!trigger || !trigger.isConnected) return outcome("not_found", "select button is gone");
+    const locked = isLocked(trigger);
+    if (locked) return outcome("refused", `select button is ${locked}`, shown(trigger));
+    const wanted = wantedOf(decision)[0];
+    if (!wanted) return outcome("skipped", "no option to choose", shown(trigger));
+    const restore = keepFocus(trigger);
+    try {
+      const popup = await openPopup(trigger);
+      if (!popup) return outcome("refused", "the list did not open", shown(trigger));
+      const hit = matchOption(popupOptions(popup), wanted);
+      if (!hit) return outcome("refused", `no option matches "${wanted}"`, shown(trigger));
+      press(hit.el);
+      const ok = await waitFor(() => fold(shown(trigger)) === fold(hit.text), 800);
+      await sleep(20);
+      if (!ok) return outcome("refused", `"${hit.text}" did not commit`, shown(trigger));
+      return outcome("applied", `chose "${hit.text}"`, shown(trigger));
+    } finally {
+      await closePopup(trigger);
+      restore();
+    }
+  },
+};

@@ -1,0 +1,281 @@
+// Shared helpers for the widget drivers: waiting, person-like events, option matching.
+// Everything here works from a content script's isolated world: it only touches the DOM and
+// dispatches DOM events, which page listeners (React, jQuery, …) receive like any other event.
+
+/**
+ * @typedef {{value: string, text: string, selected: boolean}} Option
+ * @typedef {{status: "applied"|"refused"|"not_found"|"skipped", detail: string, value_after: string}} ApplyOutcome
+ * @typedef {{action?: string, value?: string, values?: string[], checked?: boolean|null,
+ *   file?: {name: string, mime?: string, data_b64?: string}|null}} Decision
+ * A widget driver. `read` is what the person sees now, synchronously and without opening
+ * anything (edit tracking compares it before and after); `describe` may open a menu briefly.
+ * @typedef {{name: string, matches: (el: Element) => boolean,
+ *   read: (el: Element) => string,
+ *   describe: (el: Element) => Promise<Record<string, unknown>>,
+ *   apply: (el: Element, decision: Decision) => Promise<ApplyOutcome>}} Driver
+ */
+
+/** @param {number} ms */
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls `probe` until it returns something truthy or the time runs out.
+ * @template T
+ * @param {() => T} probe
+ * @param {number} [timeout]
+ * @param {number} [interval]
+ * @returns {Promise<T|null>}
+ */
+export async function waitFor(probe, timeout = 1500, interval = 20) {
+  const end = performance.now() + timeout;
+  for (;;) {
+    let got;
+    try { got = probe(); } catch { got = null; }
+    if (got) return got;
+    if (performance.now() > end) return null;
+    await sleep(interval);
+  }
+}
+
+/** Collapses white space. @param {unknown} s */
+export function norm(s) {
+  return String(s ?? "").replace(/[\s\u00a0]+/g, " ").trim();
+}
+
+/** Comparison form: no accents, no case, no trailing required-star. @param {unknown} s */
+export function fold(s) {
+  return norm(s).normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/\s*\*$/, "")
+    .toLowerCase();
+}
+
+/** @param {ApplyOutcome["status"]} status @param {string} detail @param {string} [valueAfter] */
+export function outcome(status, detail, valueAfter = "") {
+  return { status, detail, value_after: valueAfter };
+}
+
+/** Whether an element takes up space and is not hidden by CSS. @param {Element|null} el */
+export function isVisible(el) {
+  if (!el || !el.isConnected) return false;
+  const style = getComputedStyle(el);
+  if (style.visibility === "hidden" || style.display === "none") return false;
+  return el.getClientRects().length > 0;
+}
+
+/** The root (document or shadow root) an element lives in. @param {Element} el */
+export function rootOf(el) {
+  const root = el.getRootNode();
+  return /** @type {Document|ShadowRoot} */ (root instanceof ShadowRoot || root instanceof Document
+    ? root : document);
+}
+
+/** Resolves an id reference (aria-controls, aria-owns) in the element's root or document. */
+export function byId(/** @type {Element} */ el, /** @type {string|null} */ id) {
+  if (!id) return null;
+  const first = id.trim().split(/\s+/)[0];
+  const root = rootOf(el);
+  return root.getElementById?.(first) ?? el.ownerDocument.getElementById(first);
+}
+
+function pointAt(/** @type {Element} */ el) {
+  const r = el.getBoundingClientRect();
+  return { clientX: r.left + r.width / 2, clientY: r.top + Math.min(r.height / 2, 10) };
+}
+
+/**
+ * Whether a click on `el` would submit its form (a <button> without a type is a submit button).
+ * @param {Element} el
+ */
+export function isSubmitControl(el) {
+  const control = el.closest("button, input[type=submit], input[type=image]");
+  if (!control) return false;
+  if (control instanceof HTMLButtonElement) return control.type === "submit" && control.form !== null;
+  return /** @type {HTMLInputElement} */ (control).form !== null;
+}
+
+/**
+ * Dispatches the pointer and mouse events a person's press makes, in browser order. Like a browser,
+ * a mousedown that no listener cancelled focuses the nearest focusable ancestor. Never clicks a
+ * control that would submit its form: the press stops short of the click.
+ * @param {Element} el
+ * @param {string[]} [types]
+ */
+export function press(el, types = ["pointerover", "mouseover", "pointerdown", "mousedown",
+  "pointerup", "mouseup", "click"]) {
+  const at = pointAt(el);
+  const view = el.ownerDocument.defaultView;
+  const submits = isSubmitControl(el);
+  for (const type of types) {
+    if (type === "click" && submits) continue;
+    const down = type.endsWith("down");
+    const init = { bubbles: true, cancelable: true, composed: true, view, button: 0,
+      buttons: down ? 1 : 0, detail: 1, ...at };
+    const event = type.startsWith("pointer")
+      ? new PointerEvent(type, { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true })
+      : new MouseEvent(type, init);
+    const kept = el.dispatchEvent(event);
+    if (type === "mousedown" && kept) {
+      const target = /** @type {HTMLElement|null} */ (el.closest(
+        "input, select, textarea, button, a[href], [tabindex], [contenteditable=true]"));
+      if (target && target.ownerDocument.activeElement !== target) target.focus({ preventScroll: true });
+    }
+  }
+}
+
+const KEY_CODES = /** @type {Record<string, [string, number]>} */ ({
+  Enter: ["Enter", 13], Tab: ["Tab", 9], Escape: ["Escape", 27], ArrowDown: ["ArrowDown", 40],
+  ArrowUp: ["ArrowUp", 38], Backspace: ["Backspace", 8], " ": ["Space", 32],
+});
+
+/**
+ * Dispatches keydown (+ keyup) for a named key. Returns false when a listener cancelled keydown.
+ * @param {Element} el @param {string} key @param {{up?: boolean, shiftKey?: boolean}} [opts]
+ */
+export function keyPress(el, key, opts = {}) {
+  const [code, keyCode] = KEY_CODES[key] ?? [`Key${key.toUpperCase()}`, key.toUpperCase().charCodeAt(0)];
+  const init = { key, code, keyCode, which: keyCode, bubbles: true, cancelable: true,
+    composed: true, shiftKey: Boolean(opts.shiftKey), view: el.ownerDocument.defaultView };
+  const kept = el.dispatchEvent(new KeyboardEvent("keydown", init));
+  if (opts.up !== false) el.dispatchEvent(new KeyboardEvent("keyup", init));
+  return kept;
+}
+
+/** Sets a form control's value through the native setter so React notices. */
+export function setNativeValue(/** @type {HTMLInputElement|HTMLTextAreaElement|HTMLSelectElement} */ el,
+  /** @type {string} */ value) {
+  const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
+    : el instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+  const setter = Object.getOwnPropertyDescriptor(proto, "value")?.set;
+  if (setter) setter.call(el, value); else el.value = value;
+}
+
+/** @param {Element} el @param {string[]} types */
+export function fire(el, types) {
+  for (const type of types) {
+    const event = type === "input"
+      ? new InputEvent("input", { bubbles: true, composed: true, inputType: "insertText" })
+      : new Event(type, { bubbles: true, composed: true });
+    el.dispatchEvent(event);
+  }
+}
+
+/** What the decision asks for, as a list of wanted option values or texts. @param {Decision} d */
+export function wantedOf(d) {
+  const values = (d.values ?? []).map(norm).filter(Boolean);
+  if (values.length) return values;
+  const v = norm(d.value);
+  return v ? [v] : [];
+}
+
+/**
+ * Picks the option that best matches `wanted`: exact value, exact text, folded text, then a
+ * unique word-prefix match. Ambiguous or weak matches give null: a wrong answer is worse than none.
+ * @template {{value: string, text: string}} O
+ * @param {O[]} options @param {string} wanted
+ * @returns {O|null}
+ */
+export function matchOption(options, wanted) {
+  const w = norm(wanted);
+  const fw = fold(w);
+  if (!fw) return null;
+  // Word edges only where the wanted text itself starts / ends with a word character.
+  const edge = /\w$/.test(fw) ? "\\b" : "";
+  const lead = /^\w/.test(fw) ? "\\b" : "";
+  const tiers = [
+    (/** @type {O} */ o) => o.value === w,
+    (/** @type {O} */ o) => norm(o.text) === w,
+    (/** @type {O} */ o) => fold(o.text) === fw || fold(o.value) === fw,
+    // Option text with a suffix ("White (Not Hispanic) (United States of America)", "+971").
+    (/** @type {O} */ o) => fw.length >= 2 && new RegExp(`^${escapeRe(fw)}${edge}`).test(fold(o.text)),
+    (/** @type {O} */ o) => fw.length >= 4 && new RegExp(`${lead}${escapeRe(fw)}${edge}`).test(fold(o.text)),
+  ];
+  for (const test of tiers) {
+    const hits = options.filter(test);
+    if (hits.length === 1) return hits[0];
+    if (hits.length > 1) {
+      // Several equal hits on an exact tier: take the first (duplicates), never on fuzzy tiers.
+      if (tiers.indexOf(test) <= 2) return hits[0];
+      return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * For a typeahead's search results: a clear match, else the first suggestion that starts with
+ * the typed text ("San Francisco" → "San Francisco, California, United States"). Only for
+ * longer texts: a short "Yes" must never pick "Yes, I have a disability".
+ * @template {{value: string, text: string}} O
+ * @param {O[]} options @param {string} wanted
+ * @returns {O|null}
+ */
+export function matchSuggestion(options, wanted) {
+  const hit = matchOption(options, wanted);
+  if (hit) return hit;
+  const fw = fold(wanted);
+  if (fw.length < 5) return null;
+  return options.find((o) => fold(o.text).startsWith(fw) && /^($|[\s,(/-])/.test(fold(o.text).slice(fw.length)))
+    ?? null;
+}
+
+/** @param {string} s */
+export function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Visible text of an element, without hidden descendants' noise. @param {Element|null} el */
+export function textOf(el) {
+  if (!el) return "";
+  const clone = /** @type {Element} */ (el.cloneNode(true));
+  for (const junk of clone.querySelectorAll("desc, title, script, style, [aria-hidden=true]")) {
+    junk.remove();
+  }
+  return norm(clone.textContent);
+}
+
+/** Remembers focus and gives it back later (describe must leave things as it found them). */
+export function keepFocus(/** @type {Element} */ el) {
+  const doc = el.ownerDocument;
+  const root = rootOf(el);
+  const before = /** @type {HTMLElement|null} */ (root.activeElement ?? doc.activeElement);
+  const scrollX = doc.defaultView?.scrollX ?? 0;
+  const scrollY = doc.defaultView?.scrollY ?? 0;
+  return () => {
+    if (before && before.isConnected && before !== doc.body) before.focus({ preventScroll: true });
+    else if (doc.activeElement instanceof HTMLElement && doc.activeElement !== doc.body) {
+      doc.activeElement.blur();
+    }
+    doc.defaultView?.scrollTo(scrollX, scrollY);
+  };
+}
+
+/** Whether the control is disabled or read-only for a person. @param {Element} el */
+export function isLocked(el) {
+  if (el.matches(":disabled") || el.getAttribute("aria-disabled") === "true") return "disabled";
+  if (el.getAttribute("aria-readonly") === "true") return "read-only";
+  if ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.readOnly) {
+    return "read-only";
+  }
+  return "";
+}
+
+/** The label text a person reads next to a choice control (radio, checkbox). @param {HTMLInputElement} input */
+export function choiceLabel(input) {
+  const labels = input.labels ? [...input.labels] : [];
+  for (const label of labels) {
+    const t = textOf(label);
+    if (t) return t;
+  }
+  const aria = input.getAttribute("aria-label");
+  if (aria) return norm(aria);
+  const by = input.getAttribute("aria-labelledby");
+  if (by) {
+    const t = by.split(/\s+/).map((id) => textOf(byId(input, id))).join(" ");
+    if (norm(t)) return norm(t);
+  }
+  // Text right after the input (Jobvite, plain markup without <label>).
+  let node = input.nextSibling;
+  while (node && node.nodeType === Node.TEXT_NODE && !norm(node.textContent)) node = node.nextSibling;
+  if (node && node.nodeType === Node.TEXT_NODE) return norm(node.textContent);
+  if (node instanceof Element && !node.matches("input, select, textarea")) return textOf(node);
+  return input.value === "on" ? "" : input.value;
+}

@@ -1,0 +1,184 @@
+// Workday pickers: `button[aria-haspopup=listbox]` ("Select One", with a 0×0 mirror input beside
+// it) and the `selectinput` prompts (`multiSelectContainer`, chosen items as `selectedItem` pills).
+// Options live in a body portal (`activeListContainer`). Prompts can be two-level ("How did you
+// hear": a category, then an item): items are `promptLeafNode`s, anything else there is a category.
+import { closePopup, isPlaceholder, openPopup, popupOf, popupOptions } from "./popup_list.js";
+import {
+  fold, isLocked, keepFocus, matchOption, norm, outcome, press, sleep, textOf, waitFor, wantedOf,
+} from "./util.js";
+
+const LEAF = "[data-automation-id=promptLeafNode]";
+const MAX_CATEGORIES = 12;
+
+/** The element a person clicks, for the element the walker found. @param {Element} el */
+function triggerOf(el) {
+  if (el.matches("button[aria-haspopup=listbox], input[data-uxi-widget-type=selectinput]")) return el;
+  // The mirror input Workday renders right after the button.
+  const prev = el.previousElementSibling;
+  if (el.matches("input") && prev?.matches("button[aria-haspopup=listbox]")) return prev;
+  const inside = el.querySelector?.("input[data-uxi-widget-type=selectinput]");
+  return el.matches("[data-automation-id=multiSelectContainer]") ? inside : null;
+}
+
+const isPrompt = (/** @type {Element} */ t) => t.matches("input");
+
+/** What the person sees as chosen. @param {Element} trigger */
+function shown(trigger) {
+  if (isPrompt(trigger)) {
+    const box = trigger.closest("[data-automation-id=multiSelectContainer]") ?? trigger.parentElement;
+    const pills = box ? [...box.querySelectorAll("[data-automation-id=selectedItem]")] : [];
+    return pills.map((p) => textOf(p.querySelector("p, [data-automation-id=promptOption]") ?? p))
+      .filter(Boolean).join(", ");
+  }
+  const text = textOf(trigger);
+  return isPlaceholder(text) ? "" : text;
+}
+
+/** @param {{el: Element}} o */
+const isLeaf = (o) => o.el.matches(LEAF) || Boolean(o.el.closest(LEAF)) || Boolean(o.el.querySelector(LEAF));
+
+/** Options that open a sub-list; only prompts that mark their leaves have them. @param {Element} popup */
+function categories(popup) {
+  const options = popupOptions(popup);
+  if (!popup.querySelector(LEAF)) return [];
+  return options.filter((o) => !isLeaf(o));
+}
+
+/** Goes back from a sub-list to the categories. @param {Element} trigger @param {Element} popup */
+async function back(trigger, popup) {
+  const button = popup.querySelector("[data-automation-id=promptBackButton], [aria-label^=Back i]");
+  const before = popupOptions(popup).map((o) => o.text).join("|");
+  if (button) {
+    press(button);
+    if (await waitFor(() => popupOptions(popup).map((o) => o.text).join("|") !== before, 600)) return popup;
+  }
+  await closePopup(trigger);
+  return openPopup(trigger);
+}
+
+/** Clicks an option and waits for either a commit or a new list (a category). */
+async function clickOption(/** @type {Element} */ trigger, /** @type {Element} */ popup,
+  /** @type {{el: Element}} */ option) {
+  const before = popupOptions(popup).map((o) => o.text).join("|");
+  const shownBefore = shown(trigger);
+  press(option.el);
+  return waitFor(() => {
+    if (shown(trigger) !== shownBefore || !popupOf(trigger)) return "committed";
+    const now = popupOptions(popup).map((o) => o.text).join("|");
+    return now && now !== before ? "sublist" : null;
+  }, 1200);
+}
+
+/** Every choice of a prompt: top-level leaves, and "Category > Item" for two-level ones. */
+async function readAll(/** @type {Element} */ trigger) {
+  let popup = await openPopup(trigger);
+  if (!popup) return [];
+  const top = popupOptions(popup);
+  const cats = categories(popup);
+  /** @type {{value: string, text: string, selected: boolean}[]} */
+  const catTexts = cats.map((c) => c.text);
+  const out = top.filter((o) => !catTexts.includes(o.text))
+    .map(({ value, text, selected }) => ({ value, text, selected }));
+  for (const cat of cats.slice(0, MAX_CATEGORIES)) {
+    const current = popup && popupOptions(popup).find((o) => o.text === cat.text);
+    if (!popup || !current) break;
+    if ((await clickOption(trigger, popup, current)) !== "sublist") break;
+    for (const leaf of popupOptions(popup).filter(isLeaf)) {
+      const text = `${cat.text} > ${leaf.text}`;
+      out.push({ value: text, text, selected: leaf.selected });
+    }
+    popup = await back(trigger, popup);
+  }
+  return out;
+}
+
+/**
+ * Picks one answer: a path ("Job Board > LinkedIn"), a top-level item, or an item found inside
+ * one of the categories.
+ * @param {Element} trigger @param {string} wanted
+ * @returns {Promise<string>} "" on success, else why not
+ */
+async function pickOne(trigger, wanted) {
+  const path = wanted.split(/\s+>\s+/).map(norm).filter(Boolean);
+  let popup = await openPopup(trigger);
+  if (!popup) return "the list did not open";
+  for (let i = 0; i < path.length; i += 1) {
+    const hit = matchOption(popupOptions(popup), path[i]);
+    if (!hit) break;
+    const result = await clickOption(trigger, popup, hit);
+    if (result === "committed") return i === path.length - 1 ? "" : `"${hit.text}" committed early`;
+    if (result !== "sublist") return `"${hit.text}" did nothing`;
+    if (i === path.length - 1) return `"${hit.text}" is a category`;
+  }
+  if (path.length === 1) {
+    // Only the item was named: look for it inside each category.
+    popup = popupOf(trigger) ?? await openPopup(trigger);
+    for (const cat of popup ? categories(popup).slice(0, MAX_CATEGORIES) : []) {
+      const current = popup && popupOptions(popup).find((o) => o.text === cat.text);
+      if (!popup || !current) break;
+      if ((await clickOption(trigger, popup, current)) !== "sublist") break;
+      const leaf = matchOption(popupOptions(popup).filter(isLeaf), path[0]);
+      if (leaf) {
+        return (await clickOption(trigger, popup, leaf)) === "committed" ? "" : `"${leaf.text}" did not commit`;
+      }
+      popup = await back(trigger, popup);
+    }
+  }
+  return `no option matches "${wanted}"`;
+}
+
+/** @type {import("./util.js").Driver} */
+export const workdayListbox = {
+  name: "workday-listbox",
+  read(el) {
+    const trigger = triggerOf(el);
+    return trigger ? shown(trigger) : "";
+  },
+  matches: (el) => triggerOf(el) !== null,
+  async describe(el) {
+    const trigger = /** @type {Element} */ (triggerOf(el));
+    const value = shown(trigger);
+    const restore = keepFocus(trigger);
+    let options = [];
+    try {
+      options = await readAll(trigger);
+    } finally {
+      await closePopup(trigger);
+      restore();
+    }
+    const chosen = value.split(", ");
+    for (const o of options) o.selected = o.selected || chosen.includes(o.text.split(" > ").at(-1) ?? "");
+    return { widget: isPrompt(trigger) ? "combobox" : "listbox", options, value };
+  },
+  async apply(el, decision) {
+    const trigger = triggerOf(el);
+    if (!trigger || !trigger.isConnected) return outcome("not_found", "listbox is gone");
+    const locked = isLocked(trigger);
+    if (locked) return outcome("refused", `listbox is ${locked}`, shown(trigger));
+    let wanted = wantedOf(decision);
+    if (!wanted.length) return outcome("skipped", "no option to choose", shown(trigger));
+    // Workday marks single-answer prompts "multiselect" too, so every prompt takes one answer;
+    // values [category, item] of a two-level prompt arrive as a path.
+    if (wanted.length === 2 && isPrompt(trigger)) wanted = [wanted.join(" > ")];
+    const restore = keepFocus(trigger);
+    const done = [];
+    for (const w of wanted.slice(0, 1)) {
+      const leafText = w.split(/\s+>\s+/).at(-1) ?? w;
+      if (shown(trigger).split(", ").some((s) => fold(s) === fold(leafText))) { done.push(leafText); continue; }
+      const why = await pickOne(trigger, w);
+      if (why) {
+        await closePopup(trigger);
+        restore();
+        return outcome("refused", why, shown(trigger));
+      }
+      done.push(leafText);
+    }
+    await closePopup(trigger);
+    restore();
+    await sleep(30);
+    const after = shown(trigger);
+    const missing = done.filter((d) => !after.split(", ").some((a) => fold(a).startsWith(fold(d))));
+    if (missing.length) return outcome("refused", `did not stick: ${missing.join(", ")}`, after);
+    return outcome("applied", `chose ${done.map((d) => JSON.stringify(d)).join(", ")}`, after);
+  },
+};

@@ -1,0 +1,338 @@
+// Label inference, in the order browsers' autofill and accessibility code trust the sources:
+// label[for], wrapping label, aria-labelledby, aria-label, fieldset legend, table layout (cell to
+// the left, then the cell above), preceding text, placeholder, title. The source is recorded
+// (forms.py LabelSource) so the rules engine can weigh a placeholder less than a real label.
+
+import { byIdList, cap, composedParent, norm, textOf, walkElements } from "./dom.js";
+
+/** @typedef {"label-for"|"label-wrap"|"aria-labelledby"|"aria-label"|"legend"|"table"|"preceding-text"|"placeholder"|"title"|"none"} LabelSource */
+/** @typedef {{text: string, source: LabelSource, star: boolean}} Label */
+
+const MAX_LABEL = 300;
+
+/** Controls that end a search for preceding text: their text belongs to them. */
+export const CONTROL_SELECTOR = [
+  "input:not([type=hidden])", "select", "textarea", "button", "[contenteditable]:not([contenteditable=false])",
+  "[role=combobox]", "[role=listbox]", "[role=textbox]", "[role=radio]", "[role=checkbox]",
+  "[role=switch]", "[role=spinbutton]", "[role=radiogroup]",
+].join(",");
+
+const STARS = /[*✱∗＊⁎✳]/;
+const STARS_ALL = /\s*[*✱∗＊⁎✳]+\s*/g;
+
+/**
+ * Cleans label text and notes a required mark: "Email *" → {text: "Email", star: true}.
+ * @param {string} raw @param {LabelSource} source @returns {Label}
+ */
+export function cleanLabel(raw, source) {
+  let text = norm(raw);
+  // Required marks: the asterisk and its look-alikes (Lever uses ✱).
+  const star = STARS.test(text);
+  text = text.replace(STARS_ALL, " ").replace(/\s*[:：]\s*$/, "").trim();
+  text = norm(text);
+  return text ? { text: cap(text, MAX_LABEL), source, star } : { text: "", source: "none", star: false };
+}
+
+const NONE = /** @type {Label} */ ({ text: "", source: "none", star: false });
+
+/** Whether an element is an inner part of a library widget (set by the snapshot from the drivers). */
+let isWidgetPart = (/** @type {Element} */ _el) => false;
+
+/** @param {(el: Element) => boolean} probe */
+export function useWidgetParts(probe) {
+  isWidgetPart = probe;
+}
+
+/** Label text: the label's words, without the control it wraps or a widget's shown value. */
+function labelText(/** @type {Element} */ label, /** @type {Element} */ control) {
+  return textOf(label, { exclude: control, skip: isWidgetPart });
+}
+
+/**
+ * The label of one control.
+ * @param {Element} el
+ * @returns {Label}
+ */
+export function inferLabel(el) {
+  const found = structuralLabel(el);
+  if (found.text) return found;
+  // A control inside a custom element's shadow root is often labelled from outside, on the host.
+  let host = hostOf(el);
+  while (host) {
+    const outer = structuralLabel(host);
+    if (outer.text) return outer;
+    const attr = host.getAttribute("label");
+    if (attr && norm(attr)) return cleanLabel(attr, "aria-label");
+    host = hostOf(host);
+  }
+  const placeholder = el.getAttribute("placeholder") ?? el.getAttribute("aria-placeholder") ?? "";
+  if (norm(placeholder)) return cleanLabel(placeholder, "placeholder");
+  const title = el.getAttribute("title") ?? "";
+  if (norm(title)) return cleanLabel(title, "title");
+  return NONE;
+}
+
+/**
+ * The question a group of radios or checkboxes answers.
+ * @param {Element} container  the closest element holding all members
+ * @param {Element[]} members
+ * @returns {Label}
+ */
+export function inferGroupLabel(container, members) {
+  // An ARIA group names itself explicitly; a fieldset through its legend.
+  /** @type {Element|null} */
+  let cur = container;
+  for (let depth = 0; cur && depth < 4; depth += 1, cur = composedParent(cur)) {
+    if (cur.matches("[role=radiogroup], [role=group], fieldset")) {
+      const named = ariaLabel(cur, members);
+      if (named.text) return named;
+      if (cur.tagName === "FIELDSET") {
+        const legend = legendOf(/** @type {HTMLFieldSetElement} */ (cur));
+        if (legend.text) return legend;
+      }
+    }
+  }
+  if (container.id) {
+    const labelFor = rootLabelFor(container);
+    if (labelFor.text) return labelFor;
+  }
+  // The question written inside the group's box, before its first choice (Taleo, Jobvite).
+  if (container !== members[0]) {
+    const inside = precedingText(members[0], { within: container, own: members });
+    if (inside.text) return inside;
+  }
+  const table = tableLabel(container);
+  if (table.text) return table;
+  const before = precedingText(container, { own: members });
+  if (before.text) return before;
+  // Nothing around the group: the first member's own aria name is better than nothing.
+  return NONE;
+}
+
+/**
+ * The text next to one choice (radio, checkbox, yes/no button): what the option says.
+ * @param {Element} el
+ */
+export function optionText(el) {
+  const labels = labelsOf(el);
+  for (const label of labels) {
+    const t = textOf(label, { exclude: el });
+    if (t) return cap(t, MAX_LABEL);
+  }
+  const aria = el.getAttribute("aria-label");
+  if (aria && norm(aria)) return cap(norm(aria), MAX_LABEL);
+  const by = byIdList(el, "aria-labelledby").map((n) => textOf(n)).join(" ");
+  if (norm(by)) return cap(norm(by), MAX_LABEL);
+  if (!(el instanceof HTMLInputElement)) {
+    const own = textOf(el);
+    // A radio dot inside a custom element's shadow root: the host carries the option's text.
+    const host = own ? null : hostOf(el);
+    return cap(own || (host ? textOf(host) : ""), MAX_LABEL);
+  }
+  // Bare markup: the text right after the input ("<input type=radio> Yes").
+  let node = el.nextSibling;
+  while (node && node.nodeType === Node.TEXT_NODE && !norm(node.nodeValue)) node = node.nextSibling;
+  if (node && node.nodeType === Node.TEXT_NODE) return cap(norm(node.nodeValue), MAX_LABEL);
+  if (node instanceof Element && !node.matches(CONTROL_SELECTOR)) {
+    const t = textOf(node);
+    if (t) return cap(t, MAX_LABEL);
+  }
+  return el.value === "on" ? "" : el.value;
+}
+
+// --- the sources, each returning NONE when it has nothing -------------------------------------
+
+/** Label sources that come from the page's structure (no placeholder/title). @param {Element} el */
+function structuralLabel(el) {
+  const labels = labelsOf(el);
+  const forLabels = labels.filter((l) => !l.contains(el));
+  const wrapping = labels.filter((l) => l.contains(el));
+  for (const label of forLabels) {
+    const got = cleanLabel(labelText(label, el), "label-for");
+    if (got.text) return got;
+  }
+  for (const label of wrapping) {
+    const got = cleanLabel(labelText(label, el), "label-wrap");
+    if (got.text) return got;
+  }
+  const aria = ariaLabel(el, [el]);
+  // A popup button's aria-label often repeats its shown value ("Select One Required"), which is
+  // no question: keep looking, and use it only when nothing else names the control.
+  const ariaIsValue = aria.text !== "" && labelIsValue(el, aria.text);
+  if (aria.text && !ariaIsValue) return aria;
+  // Design-system custom elements take their label as an attribute (<spl-input label="…">).
+  const attr = el.tagName.includes("-") ? el.getAttribute("label") : null;
+  if (attr && norm(attr)) return cleanLabel(attr, "aria-label");
+  const fieldset = el.closest("fieldset");
+  if (fieldset && controlsIn(fieldset) <= 1) {
+    const legend = legendOf(/** @type {HTMLFieldSetElement} */ (fieldset));
+    if (legend.text) return legend;
+  }
+  const table = tableLabel(el);
+  if (table.text) return table;
+  const before = precedingText(el);
+  return before.text || !ariaIsValue ? before : aria;
+}
+
+/** Whether an aria-label states the control's current value rather than its question. */
+function labelIsValue(/** @type {Element} */ el, /** @type {string} */ text) {
+  if (!el.hasAttribute("aria-haspopup") && el.getAttribute("role") !== "combobox") return false;
+  const shown = textOf(el).toLowerCase();
+  return shown !== "" && text.toLowerCase().startsWith(shown);
+}
+
+/** aria-labelledby (minus self-references, which add the value), then aria-label. */
+function ariaLabel(/** @type {Element} */ el, /** @type {Element[]} */ skip) {
+  const refs = byIdList(el, "aria-labelledby").filter((n) => !skip.includes(n));
+  const by = refs.map((n) => textOf(n)).join(" ");
+  if (norm(by)) return cleanLabel(by, "aria-labelledby");
+  const aria = el.getAttribute("aria-label");
+  if (aria && norm(aria)) return cleanLabel(aria, "aria-label");
+  return NONE;
+}
+
+/** The labels of a control: native `labels`, else label[for=id] in its tree scope, else a wrapper. */
+function labelsOf(/** @type {Element} */ el) {
+  const native = /** @type {any} */ (el).labels;
+  if (native && native.length) return /** @type {HTMLLabelElement[]} */ ([...native]);
+  /** @type {HTMLLabelElement[]} */
+  const found = [];
+  if (el.id && !native) {
+    // Custom widgets (div role=combobox) are not labelable in HTML, yet sites point label[for] at them.
+    const root = el.getRootNode();
+    if (root instanceof Document || root instanceof ShadowRoot) {
+      found.push(...root.querySelectorAll(`label[for="${CSS.escape(el.id)}"]`));
+    }
+  }
+  const wrap = el.parentElement?.closest("label");
+  // A wrapping label names its first control; when a library inserted its own parts before ours
+  // (select2 puts a focus input ahead of the <select>), the label still means ours.
+  const claimed = wrap?.control;
+  if (wrap && !found.includes(wrap) && (!native || !claimed || claimed === el || isWidgetPart(claimed))) {
+    found.push(/** @type {HTMLLabelElement} */ (wrap));
+  }
+  return found;
+}
+
+function rootLabelFor(/** @type {Element} */ el) {
+  const root = el.getRootNode();
+  if (!(root instanceof Document || root instanceof ShadowRoot) || !el.id) return NONE;
+  const label = root.querySelector(`label[for="${CSS.escape(el.id)}"]`);
+  return label ? cleanLabel(textOf(label), "label-for") : NONE;
+}
+
+function legendOf(/** @type {HTMLFieldSetElement} */ fieldset) {
+  const legend = [...fieldset.children].find((c) => c.tagName === "LEGEND");
+  return legend ? cleanLabel(textOf(legend), "legend") : NONE;
+}
+
+/** Fillable controls inside a container (a radio group counts once per name). @param {Element} el */
+function controlsIn(el) {
+  const names = new Set();
+  let count = 0;
+  for (const c of el.querySelectorAll("input:not([type=hidden]):not([type=submit]):not([type=button]), select, textarea")) {
+    const input = /** @type {HTMLInputElement} */ (c);
+    if ((input.type === "radio" || input.type === "checkbox") && input.name) {
+      if (names.has(input.name)) continue;
+      names.add(input.name);
+    }
+    count += 1;
+  }
+  return count;
+}
+
+/**
+ * Table layout: the nearest cell to the left with text, else the cell above in the same column.
+ * @param {Element} el
+ */
+function tableLabel(el) {
+  const cell = el.parentElement?.closest("td, th");
+  if (!(cell instanceof HTMLTableCellElement)) return NONE;
+  const row = cell.parentElement;
+  if (!(row instanceof HTMLTableRowElement)) return NONE;
+  for (let i = cell.cellIndex - 1; i >= 0; i -= 1) {
+    const left = row.cells[i];
+    if (left.querySelector(CONTROL_SELECTOR)) break;
+    const got = cleanLabel(textOf(left), "table");
+    if (got.text) return got;
+  }
+  const table = row.closest("table");
+  if (table && row.rowIndex > 0) {
+    const above = table.rows[row.rowIndex - 1]?.cells[cell.cellIndex];
+    if (above && !above.querySelector(CONTROL_SELECTOR)) {
+      const got = cleanLabel(textOf(above), "table");
+      if (got.text) return got;
+    }
+  }
+  return NONE;
+}
+
+/**
+ * The closest text before the control in the page, climbing a few levels: "<div>City</div>
+ * <div><input></div>". Stops at another control or a label that belongs to another control, so a
+ * neighbour's label is never borrowed.
+ * @param {Element} el
+ * @param {{within?: Element, own?: Element[]}} [opts]  within: climb no higher than this element's
+ *   children; own: controls whose labels are skipped (a group's options)
+ */
+export function precedingText(el, opts = {}) {
+  const own = opts.own ?? [el];
+  /** @type {Element|null} */
+  let node = el;
+  for (let depth = 0; node && depth < 5; depth += 1) {
+    for (let sib = node.previousSibling; sib; sib = sib.previousSibling) {
+      if (sib.nodeType === Node.TEXT_NODE) {
+        const t = norm(sib.nodeValue);
+        if (t) return cleanLabel(tail(t), "preceding-text");
+        continue;
+      }
+      if (!(sib instanceof Element)) continue;
+      if (/^(SCRIPT|STYLE|TEMPLATE|NOSCRIPT)$/.test(sib.tagName)) continue;
+      if (sib instanceof HTMLLabelElement && sib.control) {
+        if (own.includes(sib.control)) continue; // an option's own label ("Yes" before its radio)
+        return NONE;
+      }
+      if (hasControl(sib)) return NONE;
+      const t = textOf(sib);
+      if (t) return cleanLabel(tail(t), "preceding-text");
+    }
+    const parent = composedParent(node);
+    if (!parent || parent === opts.within || /^(BODY|HTML|FORM)$/.test(parent.tagName)) break;
+    node = parent;
+  }
+  return NONE;
+}
+
+/**
+ * Whether an element is or holds a control, looking into open shadow roots (design-system
+ * components keep their inputs there). Big subtrees count as holding one: they are no label.
+ * @param {Element} el
+ */
+function hasControl(el) {
+  if (el.matches(CONTROL_SELECTOR) || el.querySelector(CONTROL_SELECTOR)) return true;
+  let seen = 0;
+  for (const node of walkElements(el)) {
+    if (++seen > 1000) return true;
+    if (node.shadowRoot?.querySelector(CONTROL_SELECTOR)) return true;
+  }
+  return false;
+}
+
+/** The end of a long text: the words right before a control are the ones about it. @param {string} t */
+function tail(t) {
+  if (t.length <= 200) return t;
+  const cut = t.slice(-200);
+  const sentence = cut.search(/[.!?]\s+\S/);
+  return sentence >= 0 ? cut.slice(sentence + 1).trim() : cut;
+}
+
+/** The shadow host of the tree scope an element lives in, or null. @param {Element} el */
+export function hostOf(el) {
+  const root = el.getRootNode();
+  return root instanceof ShadowRoot ? root.host : null;
+}
+
+/** Help text from aria-describedby. @param {Element} el */
+export function describedBy(el) {
+  return cap(norm(byIdList(el, "aria-describedby").map((n) => textOf(n)).join(" ")), MAX_LABEL);
+}

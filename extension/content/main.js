@@ -1,0 +1,95 @@
+// The content side's entry (loaded by loader.js in every frame): answers the service worker's
+// messages. Messages carry `relay: <kind>`; every answer is JSON with `ok`.
+
+import { applyDecisions } from "./apply.js";
+import { startEditTracking } from "./edits.js";
+import { classify, clearMarks, markCounts, showMarks } from "./marks.js";
+import { closePanel, panelState, showPanel } from "./panel.js";
+import { pageText, registry, snapshot, visualTarget } from "./snapshot.js";
+
+export function start() {
+  startEditTracking();
+}
+
+/**
+ * @param {Record<string, any>} message
+ * @returns {Promise<Record<string, any>>}
+ */
+export async function handleMessage(message) {
+  switch (message.relay) {
+    case "ping":
+      return { ok: true, url: location.href };
+    case "snapshot": {
+      const started = performance.now();
+      const snap = await snapshot();
+      return {
+        ok: true,
+        ...snap,
+        job_text: message.want_text ? pageText(message.max_text ?? 20_000) : "",
+        timings_ms: { snapshot: performance.now() - started },
+      };
+    }
+    case "apply":
+      return apply(/** @type {any[]} */ (message.decisions ?? []));
+    case "panel":
+      if (window !== window.top) return { ok: false, error: { code: "E_NOT_TOP", message: "the panel lives in the top frame" } };
+      showPanel(message.model, (row) => {
+        chrome.runtime.sendMessage({ relay_bg: "focus", frame: row.frame, field_id: row.field_id }).catch(() => {});
+      });
+      return { ok: true };
+    case "focus":
+      return { ok: focusField(String(message.field_id)) };
+    case "clear":
+      clearMarks();
+      closePanel();
+      return { ok: true };
+    case "state":
+      return { ok: true, marks: markCounts(), panel: panelState(), fields: registry.size };
+    default:
+      return { ok: false, error: { code: "E_UNKNOWN_MESSAGE", message: `unknown message ${message.relay}` } };
+  }
+}
+
+/**
+ * Apply this frame's decisions, mark the fields, and return results plus rows for the panel.
+ * @param {any[]} decisions
+ */
+async function apply(decisions) {
+  const started = performance.now();
+  const results = await applyDecisions(decisions);
+  const byId = new Map(results.map((r) => [r.field_id, r]));
+  /** @type {import("./marks.js").MarkItem[]} */
+  const items = [];
+  const rows = [];
+  for (const decision of decisions) {
+    const result = byId.get(String(decision.field_id));
+    const { kind, tip } = classify(decision, result);
+    const entry = registry.get(String(decision.field_id));
+    rows.push({
+      frame: String(decision.frame ?? "0"),
+      field_id: String(decision.field_id),
+      label: String(decision.label ?? ""),
+      kind,
+      value: result?.status === "applied" || result?.status === "user_edited" ? String(result.value_after ?? "") : "",
+      tip,
+    });
+    if (!entry) continue;
+    // Outline what the person sees: a group's choices with their labels, a widget's visible box.
+    const targets = entry.kind === "group"
+      ? entry.members.flatMap((m) => [m, ...(/** @type {any} */ (m).labels ?? [])])
+      : [visualTarget(entry.el)];
+    items.push({ targets, tracked: entry.el, kind, tip });
+  }
+  showMarks(items);
+  return { ok: true, results, rows, timings_ms: { apply: performance.now() - started } };
+}
+
+/** @param {string} id */
+function focusField(id) {
+  const entry = registry.get(id);
+  const el = entry?.kind === "group" ? entry.members[0] : entry?.el;
+  if (!el || !el.isConnected) return false;
+  el.scrollIntoView({ block: "center", behavior: "smooth" });
+  /** @type {HTMLElement} */ (el).focus?.({ preventScroll: true });
+  return true;
+}

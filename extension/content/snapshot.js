@@ -1,0 +1,685 @@
+// The snapshot: every fillable control of this frame's document (open shadow roots included) as a
+// FormField (bridge/forms.py), with a snapshot-local id (f1, f2, …) that this module maps back to
+// the element. Ids stay stable for an element across snapshots of the same page, so a plan made
+// from an older snapshot still finds its controls, and a re-rendered control reads as not_found.
+
+import * as drivers from "./drivers/index.js";
+import {
+  cap, commonAncestor, composedParent, deepDescendants, isVisible, norm, textOf, walkElements,
+} from "./dom.js";
+import { wasEditedByPerson } from "./edits.js";
+import {
+  CONTROL_SELECTOR, describedBy, hostOf, inferGroupLabel, inferLabel, optionText, useWidgetParts,
+} from "./labels.js";
+
+/**
+ * @typedef {object} Entry
+ * @property {string} id
+ * @property {"driver"|"native"|"group"|"option"} kind
+ * @property {Element} el          the control (for a group: the closest container of its members)
+ * @property {string} widget
+ * @property {import("./drivers/util.js").Driver|null} driver
+ * @property {Element[]} members   a group's choices (empty otherwise)
+ * @property {string} groupId      an option's group ("" otherwise)
+ * @property {{key: string, ordinal: number}} [sig]  to find the control again after a re-render
+ */
+
+/** @typedef {Record<string, any>} FormField  see bridge/forms.py FormField */
+
+const MAX_FIELDS = 4000;
+const MAX_OPTIONS = 1000;
+const DESCRIBE_TIMEOUT_MS = 3000;
+const HINT_ATTRS = ["data-automation-id", "data-qa", "data-field-path", "data-testid", "data-ui"];
+const HEADING = "h1, h2, h3, h4, h5, h6, [role=heading]";
+const SECTION_CLASS = "[class*=section-header i], [class*=section-title i]";
+const BASE_CANDIDATES = [
+  "input", "select", "textarea", "[contenteditable]", "[role=combobox]", "[role=listbox]",
+  "[role=textbox]", "[role=radiogroup]", "[role=radio]", "[role=checkbox]", "[role=switch]",
+  "[role=spinbutton]", "[aria-haspopup=listbox]",
+].join(",");
+const NOT_FILLABLE_TYPES = new Set(["hidden", "submit", "button", "reset", "image"]);
+
+/** Relay's own page UI (marks, panel) carries this attribute and is never snapshotted. */
+export const RELAY_UI_ATTR = "data-relay-ui";
+
+/** @type {WeakMap<Element, string>} */
+const elementIds = new WeakMap();
+/** @type {WeakMap<Element, string>} a group's id, keyed by its first member */
+const groupIds = new WeakMap();
+let counter = 0;
+
+/** id → entry, as of the latest snapshot. @type {Map<string, Entry>} */
+export const registry = new Map();
+
+/** @param {Element} el @param {WeakMap<Element, string>} [map] */
+function idFor(el, map = elementIds) {
+  let id = map.get(el);
+  if (!id) {
+    counter += 1;
+    id = `f${counter}`;
+    map.set(el, id);
+  }
+  return id;
+}
+
+/** Drivers may widen the candidate set (custom widgets without ARIA roles). */
+function candidateSelector() {
+  const extra = /** @type {any} */ (drivers).CANDIDATE_SELECTOR;
+  return typeof extra === "string" && extra ? `${BASE_CANDIDATES},${extra}` : BASE_CANDIDATES;
+}
+
+/**
+ * The element a person sees as the control, for marks: a library's visible stand-in next to a
+ * hidden control (select2), or the box around a tiny inner input (react-select's 2px input).
+ * @param {Element} el
+ * @returns {Element}
+ */
+export function visualTarget(el) {
+  const big = (/** @type {Element} */ e) => {
+    const r = e.getBoundingClientRect();
+    return r.width >= 24 && r.height >= 12;
+  };
+  if (big(el)) return el;
+  for (const sib of [el.previousElementSibling, el.nextElementSibling]) {
+    if (sib && partOfWidget(sib) && big(sib)) return sib;
+  }
+  let anc = composedParent(el);
+  for (let depth = 0; anc && depth < 4; depth += 1, anc = composedParent(anc)) {
+    if (/^(BODY|HTML|FORM|FIELDSET|LABEL)$/.test(anc.tagName)) break;
+    if (big(anc)) return anc;
+  }
+  return el;
+}
+
+/**
+ * Inner parts of a widget operated through another element (select2's hidden select and search
+ * box, …) are no fields of their own; the drivers know which they are.
+ * @param {Element} el
+ */
+function partOfWidget(el) {
+  const probe = /** @type {any} */ (drivers).isPartOfWidget;
+  if (typeof probe !== "function") return false;
+  try {
+    return Boolean(probe(el));
+  } catch {
+    return false;
+  }
+}
+
+/** @param {Element} el */
+function safeFindDriver(el) {
+  try {
+    return drivers.findDriver(el) ?? null;
+  } catch (err) {
+    console.warn("Relay: findDriver failed", err);
+    return null;
+  }
+}
+
+/**
+ * Snapshot this frame's document.
+ * @returns {Promise<{url: string, title: string, fields: FormField[]}>}
+ */
+export async function snapshot() {
+  registry.clear();
+  useWidgetParts(partOfWidget);
+  const selector = candidateSelector();
+  // First pass: the candidates in document order with the heading above each. Collected before any
+  // driver's describe() runs, since describing may open and close menus (changing the DOM).
+  /** @type {{el: Element, section: string}[]} */
+  const found = [];
+  let section = "";
+  for (const el of walkElements(document)) {
+    if (el.hasAttribute(RELAY_UI_ATTR)) continue;
+    if (el.matches(HEADING)) {
+      const t = textOf(el);
+      if (t) section = cap(t, 150);
+      continue;
+    }
+    if (el.matches(SECTION_CLASS) && !el.querySelector(CONTROL_SELECTOR)) {
+      // Sites that style a div as the heading: trust it only when it reads like one.
+      const t = textOf(el);
+      if (t && t.length <= 120) section = t;
+    }
+    if (el.matches(selector) && isCandidate(el) && !partOfWidget(el)) found.push({ el, section });
+  }
+
+  /** @type {WeakSet<Element>} elements owned by a driver or a group already taken */
+  const taken = new WeakSet();
+  /** @type {FormField[]} */
+  const fields = [];
+  /** @type {Map<string, number>} how many fields had each signature so far */
+  const seen = new Map();
+  for (const { el, section: heading } of found) {
+    if (fields.length >= MAX_FIELDS) break;
+    if (taken.has(el) || !el.isConnected) continue;
+    const driver = safeFindDriver(el);
+    let field = null;
+    if (driver) {
+      field = await driverField(el, driver, heading);
+      // A group the driver could not read (its choices are slotted custom elements): Relay's own
+      // group handling reads and clicks them.
+      if (/_group$/.test(String(field.widget)) && !field.options.length) {
+        const members = deepDescendants(el).filter((m) => m.matches("input[type=radio], [role=radio]"));
+        if (members.length) {
+          registry.delete(field.id);
+          field = nativeGroupField(members, "radio_group", heading, el);
+        }
+      }
+      for (const inner of deepDescendants(el)) taken.add(inner);
+    } else if (el instanceof HTMLInputElement && el.type === "radio") {
+      field = nativeGroupField(radioMembers(el), "radio_group", heading);
+    } else if (el instanceof HTMLInputElement && el.type === "checkbox") {
+      const members = checkboxMembers(el);
+      field = members.length > 1
+        ? nativeGroupField(members, "checkbox_group", heading)
+        : controlField(el, heading);
+    } else if (el.getAttribute("role") === "radiogroup") {
+      const members = deepDescendants(el).filter((m) => m.matches("input[type=radio], [role=radio]"));
+      field = members.length ? nativeGroupField(members, "radio_group", heading, el) : null;
+    } else if (el.getAttribute("role") === "radio") {
+      // ARIA radios without a radiogroup: the siblings under the same parent answer one question.
+      const members = [...(el.parentElement?.querySelectorAll("[role=radio]") ?? [el])];
+      field = nativeGroupField(members, "radio_group", heading);
+    } else {
+      field = controlField(el, heading);
+    }
+    if (!field) continue;
+    const entry = registry.get(field.id);
+    if (entry) {
+      for (const m of entry.members) taken.add(m);
+      const key = signatureKey(entry.kind === "group" ? entry.members[0] : entry.el, field.label);
+      const ordinal = seen.get(key) ?? 0;
+      seen.set(key, ordinal + 1);
+      entry.sig = { key, ordinal };
+    }
+    fields.push(field);
+  }
+  return { url: location.href, title: document.title, fields };
+}
+
+/**
+ * What identifies a control across a re-render (a page replacing nodes with equal ones): tag,
+ * type, name, id and label, or a choice group's name.
+ * @param {Element} el @param {string} label
+ */
+function signatureKey(el, label) {
+  if (el instanceof HTMLInputElement && (el.type === "radio" || el.type === "checkbox") && el.name) {
+    return `group:${el.type}:${el.name}`;
+  }
+  const type = el instanceof HTMLInputElement ? el.type : (el.getAttribute("type") ?? "");
+  return `${el.tagName}|${type}|${el.getAttribute("name") ?? ""}|${el.id}|${label}`;
+}
+
+/**
+ * Find a control again after the page replaced it (React re-mounts, a resume parser re-rendering
+ * the form): the same signature at the same position among equals. Updates the entry in place.
+ * @param {Entry} entry
+ * @returns {boolean} whether it was found
+ */
+export function relocate(entry) {
+  const sig = entry.sig;
+  if (!sig || entry.kind === "option") return false;
+  const [prefix] = sig.key.split("|");
+  const head = (/** @type {string} */ key) => key.split("|").slice(0, 4).join("|");
+  const wantHead = head(sig.key);
+  const selector = candidateSelector();
+  let n = 0;
+  for (const el of walkElements(document)) {
+    if (sig.key.startsWith("group:") ? !(el instanceof HTMLInputElement) : el.tagName !== prefix) continue;
+    if (el.hasAttribute(RELAY_UI_ATTR) || !el.matches(selector) || !isCandidate(el) || partOfWidget(el)) continue;
+    let key;
+    if (sig.key.startsWith("group:")) {
+      const input = /** @type {HTMLInputElement} */ (el);
+      const members = input.type === "radio" ? radioMembers(input) : checkboxMembers(input);
+      if (members[0] !== el) continue; // count each group once, at its first choice
+      key = signatureKey(el, "");
+      if (key !== sig.key) continue;
+      if (n++ !== sig.ordinal) continue;
+      entry.members = members;
+      entry.el = commonAncestor(members) ?? members[0];
+      return true;
+    }
+    if (head(signatureKey(el, "")) !== wantHead) continue; // cheap checks before the label
+    key = signatureKey(el, inferLabel(el).text);
+    if (key !== sig.key) continue;
+    if (n++ !== sig.ordinal) continue;
+    entry.el = el;
+    if (entry.kind === "driver") entry.driver = safeFindDriver(el);
+    return true;
+  }
+  return false;
+}
+
+/** Which matched elements are really fillable controls. @param {Element} el */
+function isCandidate(el) {
+  if (el instanceof HTMLInputElement) {
+    // A hidden input is no field, unless a widget library keeps its value there (select2 v3 on
+    // an AJAX input) and a driver operates it.
+    if (el.type === "hidden") return safeFindDriver(el) !== null;
+    return !NOT_FILLABLE_TYPES.has(el.type);
+  }
+  if (el.hasAttribute("contenteditable")) {
+    const host = /** @type {HTMLElement} */ (el);
+    // Only the editing host: nested editable children are part of the same editor.
+    return host.isContentEditable && !(host.parentElement?.isContentEditable ?? false);
+  }
+  // A custom element with a role whose shadow root holds the real control: the inner control is
+  // the field (it has the value, the focus and usually the label).
+  if (el.shadowRoot?.querySelector("input:not([type=hidden]), select, textarea")) return false;
+  const role = el.getAttribute("role");
+  if (role === "listbox" && !(el instanceof HTMLSelectElement)) {
+    // A combobox's popup is part of that combobox, and a closed menu is no field of its own.
+    if (el.closest("[role=combobox]") || !isVisible(el)) return false;
+    if (el.id && el.getRootNode() instanceof Document
+      && document.querySelector(`[aria-controls~="${CSS.escape(el.id)}"], [aria-owns~="${CSS.escape(el.id)}"]`)) {
+      return false;
+    }
+  }
+  if ((role === "radio" || role === "checkbox" || role === "switch") && !(el instanceof HTMLInputElement)) {
+    // A styled icon standing in for a native radio/checkbox next to it (Jobvite's <i role=radio>
+    // inside the input's label) is decoration: the native input is the field.
+    const label = el.closest("label");
+    const native = label?.control ?? el.parentElement?.querySelector(":scope > input[type=radio], :scope > input[type=checkbox]");
+    if (native instanceof HTMLInputElement && (native.type === "radio" || native.type === "checkbox")) return false;
+  }
+  if ((role === "radio" || role === "checkbox") && el.closest("[role=radiogroup]")) {
+    return role === "checkbox"; // radios are taken with their group
+  }
+  return true;
+}
+
+// --- fields ------------------------------------------------------------------------------------
+
+/**
+ * The fields common to every control: names, label, state, hints, locator.
+ * @param {Element} el @param {string} widget @param {string} section
+ * @returns {FormField}
+ */
+function baseField(el, widget, section) {
+  const label = inferLabel(el);
+  const input = /** @type {HTMLInputElement} */ (el);
+  const required = Boolean(input.required) || el.getAttribute("aria-required") === "true"
+    || label.star || /\(required\)/i.test(label.text);
+  const maxLength = typeof input.maxLength === "number" && input.maxLength > 0 ? input.maxLength : null;
+  return {
+    id: idFor(el),
+    frame: "0",
+    tag: el.tagName.toLowerCase(),
+    type: el instanceof HTMLInputElement ? el.type : (el.getAttribute("type") ?? ""),
+    widget,
+    name: el.getAttribute("name") ?? "",
+    html_id: el.id ?? "",
+    autocomplete: el.getAttribute("autocomplete") ?? "",
+    label: label.text,
+    label_source: label.source,
+    placeholder: cap(norm(el.getAttribute("placeholder")), 200),
+    aria_label: cap(norm(el.getAttribute("aria-label")), 200),
+    aria_description: describedBy(el),
+    role: el.getAttribute("role") ?? "",
+    section,
+    nearby: nearbyText(el, [label.text]),
+    options: [],
+    multiple: Boolean(/** @type {any} */ (el).multiple) || el.getAttribute("aria-multiselectable") === "true",
+    required,
+    visible: isVisible(el),
+    disabled: el.matches(":disabled") || el.getAttribute("aria-disabled") === "true",
+    readonly: Boolean(input.readOnly) || el.getAttribute("aria-readonly") === "true",
+    value: "",
+    max_length: maxLength,
+    pattern: el.getAttribute("pattern") ?? "",
+    min: el.getAttribute("min") ?? "",
+    max: el.getAttribute("max") ?? "",
+    attrs: hintAttrs(el),
+    locator: locatorOf(el),
+    user_edited: false,
+  };
+}
+
+/** A control Relay operates itself (text-like, select, single checkbox, ARIA widgets). */
+function controlField(/** @type {Element} */ el, /** @type {string} */ section) {
+  const widget = widgetOf(el);
+  const field = baseField(el, widget, section);
+  field.value = currentValue(el);
+  if (el instanceof HTMLSelectElement) {
+    field.options = [...el.options].slice(0, MAX_OPTIONS).map((o) => ({
+      value: o.value, text: cap(norm(o.text), 300), selected: o.selected,
+    }));
+  } else if (el instanceof HTMLInputElement && el.list) {
+    field.options = [...el.list.querySelectorAll("option")].slice(0, MAX_OPTIONS).map((o) => ({
+      value: o.value, text: cap(norm(o.label || o.textContent), 300), selected: false,
+    }));
+  }
+  if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio") && !field.visible) {
+    // Custom-styled choices hide the native input and show its label instead.
+    field.visible = [...(el.labels ?? [])].some((l) => isVisible(l));
+  }
+  field.user_edited = wasEditedByPerson(el, field.value);
+  registry.set(field.id, { id: field.id, kind: "native", el, widget, driver: null, members: [], groupId: "" });
+  return field;
+}
+
+/**
+ * A control a widget driver operates: the generic fields, then what the driver describes.
+ * @param {Element} el @param {import("./drivers/util.js").Driver} driver @param {string} section
+ */
+async function driverField(el, driver, section) {
+  const field = baseField(el, widgetOf(el), section);
+  field.value = currentValue(el);
+  if (!field.visible) {
+    // Libraries hide the control they drive (select2's <select>) and show their own parts next
+    // to it: the field is as visible as those parts. describe() may still say otherwise.
+    field.visible = [el.previousElementSibling, el.nextElementSibling]
+      .some((sib) => sib && partOfWidget(sib) && isVisible(sib));
+  }
+  try {
+    const described = await withTimeout(driver.describe(el), DESCRIBE_TIMEOUT_MS);
+    for (const [key, value] of Object.entries(described ?? {})) {
+      if (key === "id" || key === "frame" || value === undefined || value === null) continue;
+      field[key] = value;
+    }
+  } catch (err) {
+    console.warn(`Relay: ${driver.name}.describe failed`, err);
+  }
+  if (Array.isArray(field.options)) {
+    field.options = field.options.slice(0, MAX_OPTIONS).map((/** @type {any} */ o) => ({
+      value: String(o?.value ?? ""), text: cap(norm(o?.text), 300), selected: Boolean(o?.selected),
+      ...(o?.field_id ? { field_id: String(o.field_id) } : {}),
+    }));
+  } else {
+    field.options = [];
+  }
+  field.value = String(field.value ?? "");
+  /** @type {Entry} */
+  const entry = { id: field.id, kind: "driver", el, widget: String(field.widget), driver, members: [], groupId: "" };
+  field.user_edited = wasEditedByPerson(el, trackedValue(entry));
+  registry.set(field.id, entry);
+  return field;
+}
+
+/**
+ * Radios sharing a name (or the choices of an ARIA radiogroup, or checkboxes sharing a name): one
+ * field whose options each carry their own id.
+ * @param {Element[]} members @param {"radio_group"|"checkbox_group"} widget @param {string} section
+ * @param {Element} [groupEl]  an explicit group element (role=radiogroup)
+ */
+function nativeGroupField(members, widget, section, groupEl) {
+  const container = groupEl ?? commonAncestor(members) ?? members[0];
+  const id = idFor(members[0], groupIds);
+  const label = members.length === 1 && widget === "radio_group" && !groupEl
+    ? soloLabel(container, members[0])
+    : inferGroupLabel(container, members);
+  const options = members.slice(0, MAX_OPTIONS).map((m) => {
+    const optionId = idFor(m);
+    registry.set(optionId, { id: optionId, kind: "option", el: m, widget, driver: null, members: [], groupId: id });
+    return { value: choiceValue(m), text: optionText(m), selected: isChecked(m), field_id: optionId };
+  });
+  const first = /** @type {HTMLInputElement} */ (members[0]);
+  const required = members.some((m) => /** @type {HTMLInputElement} */ (m).required
+    || m.getAttribute("aria-required") === "true")
+    || container.getAttribute("aria-required") === "true" || label.star;
+  /** @type {Entry} */
+  const entry = { id, kind: "group", el: container, widget, driver: null, members, groupId: "" };
+  registry.set(id, entry);
+  const value = trackedValue(entry);
+  return {
+    ...baseField(first, widget, section),
+    id,
+    tag: first.tagName.toLowerCase(),
+    label: label.text,
+    label_source: label.source,
+    aria_label: cap(norm(container.getAttribute("aria-label") ?? first.getAttribute("aria-label")), 200),
+    aria_description: describedBy(container) || describedBy(first),
+    role: container.getAttribute("role") ?? first.getAttribute("role") ?? "",
+    nearby: nearbyText(container, [label.text, ...options.map((o) => o.text)]),
+    options,
+    multiple: widget === "checkbox_group",
+    required,
+    visible: members.some((m) => isVisible(m) || [...(/** @type {any} */ (m).labels ?? [])].some(isVisible)),
+    disabled: members.every((m) => m.matches(":disabled") || m.getAttribute("aria-disabled") === "true"),
+    value,
+    locator: locatorOf(container),
+    user_edited: wasEditedByPerson(container, value),
+  };
+}
+
+/** A lone radio is labelled like a group when it has a group around it, else by its own label. */
+function soloLabel(/** @type {Element} */ container, /** @type {Element} */ radio) {
+  const group = inferGroupLabel(container, [radio]);
+  return group.text ? group : inferLabel(radio);
+}
+
+/** @param {HTMLInputElement} radio */
+function radioMembers(radio) {
+  if (!radio.name) return [radio];
+  const root = radio.getRootNode();
+  const scope = root instanceof Document || root instanceof ShadowRoot ? root : document;
+  return [...scope.querySelectorAll(`input[type=radio][name="${CSS.escape(radio.name)}"]`)]
+    .filter((r) => /** @type {HTMLInputElement} */ (r).form === radio.form);
+}
+
+/** @param {HTMLInputElement} box */
+function checkboxMembers(box) {
+  if (!box.name) {
+    // Unnamed checkboxes alone in a fieldset answer its legend together (Workday's
+    // "Please check one of the boxes below").
+    const set = box.closest("fieldset, [role=group]");
+    if (!set) return [box];
+    const boxes = [...set.querySelectorAll("input[type=checkbox]")];
+    const others = set.querySelector("input:not([type=checkbox]):not([type=hidden]), select, textarea");
+    return boxes.length > 1 && !others && boxes.every((b) => !(/** @type {HTMLInputElement} */ (b)).name)
+      ? boxes : [box];
+  }
+  const root = box.getRootNode();
+  const scope = root instanceof Document || root instanceof ShadowRoot ? root : document;
+  return [...scope.querySelectorAll(`input[type=checkbox][name="${CSS.escape(box.name)}"]`)]
+    .filter((c) => /** @type {HTMLInputElement} */ (c).form === box.form);
+}
+
+// --- reading controls --------------------------------------------------------------------------
+
+/** @param {Element} el @returns {string} */
+export function widgetOf(el) {
+  const role = el.getAttribute("role") ?? "";
+  if (el instanceof HTMLInputElement) {
+    if (role === "combobox") return "combobox";
+    switch (el.type) {
+      case "email": case "tel": case "url": case "number": case "password": case "file":
+      case "checkbox":
+        return el.type;
+      case "radio":
+        return "radio_group";
+      case "date": case "month": case "week": case "datetime-local":
+        return "date";
+      case "range": case "color":
+        return "other";
+      default:
+        return "text";
+    }
+  }
+  if (el instanceof HTMLTextAreaElement) return "textarea";
+  if (el instanceof HTMLSelectElement) return "select";
+  if (role === "combobox") return "combobox";
+  if (role === "listbox" || el.getAttribute("aria-haspopup") === "listbox") return "listbox";
+  if (role === "radiogroup") return "radio_group";
+  if (role === "checkbox" || role === "switch") return "checkbox";
+  if (role === "spinbutton") return "number";
+  if (/** @type {HTMLElement} */ (el).isContentEditable) return "contenteditable";
+  if (role === "textbox") return "text";
+  return "other";
+}
+
+/** What the person sees in the control. @param {Element} el @returns {string} */
+export function currentValue(el) {
+  if (el instanceof HTMLInputElement) {
+    if (el.type === "checkbox" || el.type === "radio") return el.checked ? "true" : "";
+    if (el.type === "file") return [...(el.files ?? [])].map((f) => f.name).join(", ");
+    if (el.type === "password") return el.value ? "••••" : "";
+    return el.value;
+  }
+  if (el instanceof HTMLTextAreaElement) return el.value;
+  if (el instanceof HTMLSelectElement) {
+    return [...el.selectedOptions].filter((o) => !isPlaceholderOption(o)).map((o) => norm(o.text)).join(", ");
+  }
+  const role = el.getAttribute("role");
+  if (role === "checkbox" || role === "switch") return el.getAttribute("aria-checked") === "true" ? "true" : "";
+  if (/** @type {HTMLElement} */ (el).isContentEditable) return cap(norm(/** @type {HTMLElement} */ (el).innerText), 5000);
+  if (role === "combobox" || role === "listbox" || el.getAttribute("aria-haspopup") === "listbox") {
+    return cap(textOf(el), 300);
+  }
+  return "";
+}
+
+/**
+ * The value edit tracking compares: the same reading at fill time and at the next snapshot, whoever
+ * (driver or fallback) operated the control.
+ * @param {Entry} entry
+ */
+export function trackedValue(entry) {
+  if (entry.kind === "group") {
+    return entry.members.filter(isChecked).map((m) => optionText(m) || choiceValue(m)).join(", ");
+  }
+  if (entry.kind === "option") return isChecked(entry.el) ? "true" : "";
+  return currentValue(entry.el);
+}
+
+/**
+ * An option that only prompts ("Select…", "-- Please choose --", value "" or "-1"): chosen, it is
+ * no answer.
+ * @param {HTMLOptionElement} o
+ */
+export function isPlaceholderOption(o) {
+  if (o.value === "" || o.value === "-1") return true;
+  return o.index === 0 && /^[\s\-–—.…]*(select|choose|please|pick|--|bitte|sélection|choisi|seleccion)/i.test(o.text);
+}
+
+/** @param {Element} el */
+export function isChecked(el) {
+  if (el instanceof HTMLInputElement) return el.checked;
+  return el.getAttribute("aria-checked") === "true";
+}
+
+/** @param {Element} el */
+function choiceValue(el) {
+  if (el instanceof HTMLInputElement) return el.value;
+  return el.getAttribute("data-value") ?? el.getAttribute("value") ?? optionText(el);
+}
+
+/**
+ * Short text around the control that is not its label: hints such as "Format: MM/YYYY".
+ * @param {Element} el @param {string[]} known  text already reported (label, option texts)
+ */
+function nearbyText(el, known) {
+  let text = "";
+  let anc = composedParent(el);
+  for (let depth = 0; anc && depth < 3; depth += 1) {
+    if (/^(BODY|HTML|FORM)$/.test(anc.tagName)) break;
+    if ([...anc.querySelectorAll(CONTROL_SELECTOR)].some((c) => c !== el && !el.contains(c))) break;
+    const t = textOf(anc);
+    // Long text means the box holds more than this control (controls in shadow roots are not
+    // seen by querySelectorAll): stop at the last small box.
+    if (t.length > 300) break;
+    text = t;
+    anc = composedParent(anc);
+  }
+  for (const k of known) if (k) text = text.split(k).join(" ");
+  text = norm(text.replace(/\s*\*\s*/g, " "));
+  return cap(text, 200);
+}
+
+/** Site hints for ATS adapters. @param {Element} el @returns {Record<string, string>} */
+function hintAttrs(el) {
+  /** @type {Record<string, string>} */
+  const attrs = {};
+  for (const name of HINT_ATTRS) {
+    const own = el.getAttribute(name);
+    if (own) attrs[name] = cap(own, 200);
+    // Workday and others put the field's identity on a wrapper, not the input.
+    let anc = composedParent(el);
+    for (let depth = 0; anc && depth < 6; depth += 1, anc = composedParent(anc)) {
+      const v = anc.getAttribute(name);
+      if (v) {
+        attrs[`parent:${name}`] = cap(v, 200);
+        break;
+      }
+    }
+  }
+  const host = hostOf(el);
+  if (host && host.tagName.includes("-")) attrs.host = host.tagName.toLowerCase();
+  const cls = norm(typeof el.className === "string" ? el.className : "");
+  if (cls) attrs.class = cap(cls, 120);
+  return attrs;
+}
+
+/**
+ * A readable CSS-ish path for reports: "form#apply > div:nth-of-type(2) > input[name=email]",
+ * with " >>> " where it enters a shadow root. Never used to find the element again.
+ * @param {Element} el
+ */
+export function locatorOf(el) {
+  /** @type {string[]} */
+  const parts = [];
+  /** @type {Element|null} */
+  let cur = el;
+  for (let depth = 0; cur && depth < 8; depth += 1) {
+    parts.unshift(segment(cur));
+    const root = cur.getRootNode();
+    // An id is unique within its tree scope only: inside a shadow root, go on from the host.
+    const parent = cur.id ? null : cur.parentElement;
+    if (!parent) {
+      if (root instanceof ShadowRoot) {
+        parts.unshift(">>>");
+        cur = root.host;
+        continue;
+      }
+      break;
+    }
+    if (parent === document.body || parent === document.documentElement) break;
+    parts.unshift(">");
+    cur = parent;
+  }
+  return cap(parts.join(" ").replace(/^> /, ""), 300);
+}
+
+/** @param {Element} el */
+function segment(el) {
+  const tag = el.tagName.toLowerCase();
+  if (el.id) return `${tag}#${CSS.escape(el.id)}`;
+  const name = el.getAttribute("name");
+  if (name) return `${tag}[name="${name}"]`;
+  for (const attr of ["data-automation-id", "data-testid", "data-qa"]) {
+    const v = el.getAttribute(attr);
+    if (v) return `${tag}[${attr}="${v}"]`;
+  }
+  const parent = el.parentElement;
+  if (!parent) return tag;
+  const same = [...parent.children].filter((c) => c.tagName === el.tagName);
+  return same.length > 1 ? `${tag}:nth-of-type(${same.indexOf(el) + 1})` : tag;
+}
+
+/**
+ * @template T @param {Promise<T>} promise @param {number} ms @returns {Promise<T>}
+ */
+function withTimeout(promise, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then((v) => { clearTimeout(timer); resolve(v); }, (e) => { clearTimeout(timer); reject(e); });
+  });
+}
+
+/**
+ * The page's main visible text (the job description, usually), capped.
+ * @param {number} [max]
+ */
+export function pageText(max = 20_000) {
+  const body = document.body;
+  if (!body) return "";
+  /** @type {HTMLElement|null} */
+  let best = null;
+  for (const el of document.querySelectorAll("main, [role=main], article")) {
+    const t = /** @type {HTMLElement} */ (el).innerText ?? "";
+    if (t.length > 500 && (!best || t.length > (best.innerText ?? "").length)) best = /** @type {HTMLElement} */ (el);
+  }
+  const text = (best ?? body).innerText ?? "";
+  return text.replace(/[ \t\u00a0]+/g, " ").replace(/\n\s*\n+/g, "\n\n").trim().slice(0, max);
+}

@@ -1,0 +1,881 @@
+"""The extension's widget drivers (extension/content/drivers/) against real widget libraries.
+
+Each page under tests/fixtures/widgets/ holds one kind of widget built with the vendored library
+(React + react-select, react-datepicker, jQuery + select2 3/4) or a faithful re-creation (Workday,
+Fabric, MUI, Ashby). The drivers are loaded into the page as ES modules straight from extension/,
+so these tests exercise the shipped files without the rest of the extension. For every widget:
+describe() reports the options and value, apply() commits a value the library itself reports,
+an answer that is not offered is refused, and nothing is ever submitted.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import http.server
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+REPO = Path(__file__).resolve().parents[1]
+ATS = REPO / "tests" / "fixtures" / "ats"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+HARNESS = """
+import * as drivers from "/extension/content/drivers/index.js";
+window.__drivers = drivers;
+window.__ready = true;
+"""
+
+# Runs one driver on one element: describe, then each decision in turn, then reads the page.
+# `pick` is a CSS selector, or "shadow:<host selector>" for a host's shadow root input.
+RUN = """async ([pick, decisions, driverName]) => {
+  const el = document.querySelector(pick);
+  if (!el) return { error: `no element ${pick}` };
+  const found = window.__drivers.findDriver(el);
+  const driver = driverName ? window.__drivers.DRIVERS_BY_NAME[driverName] : found;
+  const out = { found: found ? found.name : null, driver: driver ? driver.name : null };
+  if (!driver) return out;
+  const before = document.activeElement;
+  out.described = await driver.describe(el);
+  out.focus_kept = document.activeElement === before;
+  out.results = [];
+  for (const d of decisions) out.results.push(await driver.apply(el, d));
+  out.read_now = driver.read(el);
+  out.read = window.__fixture.read();
+  out.submits = window.__fixtureSubmits;
+  out.submit_log = window.__fixtureSubmitLog;
+  return out;
+}"""
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    """The repository root over loopback HTTP: fixtures and extension/ share one origin."""
+    handler = functools.partial(_Quiet, directory=str(REPO))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: str) -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def open_page(browser: Browser, base_url: str) -> Iterator[Any]:
+    pages: list[Page] = []
+
+    def _open(path: str) -> Page:
+        page = browser.new_page()
+        pages.append(page)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base_url}/{path}")
+        page.add_script_tag(type="module", content=HARNESS)
+        page.wait_for_function("window.__ready === true", timeout=5000)
+        assert not errors, errors
+        return page
+
+    yield _open
+    for page in pages:
+        page.close()
+
+
+def run(page: Page, pick: str, decisions: list[dict[str, Any]], driver: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = page.evaluate(RUN, [pick, decisions, driver])
+    assert "error" not in out, out
+    # read() is the driver's synchronous view of the control: it agrees with what apply reported
+    # (a file input may be reset or replaced once the page has taken the file, so not for files).
+    if not out.get("results"):
+        assert out.get("read_now", "") == out.get("described", {}).get("value", ""), out
+    elif out["driver"] != "file":
+        assert out["read_now"] == out["results"][-1]["value_after"], out
+    return out
+
+
+def texts(described: dict[str, Any]) -> list[str]:
+    return [o["text"] for o in described["options"]]
+
+
+def statuses(out: dict[str, Any]) -> list[str]:
+    return [r["status"] for r in out["results"]]
+
+
+def no_submit(out: dict[str, Any]) -> None:
+    assert out["submits"] == 0, out["submit_log"]
+
+
+MATCHING = """async (cases) => {
+  const util = await import("/extension/content/drivers/util.js");
+  return cases.map(([options, wanted, typeahead]) => {
+    const opts = options.map((o) => (Array.isArray(o)
+      ? { value: o[0], text: o[1] } : { value: o, text: o }));
+    const hit = (typeahead ? util.matchSuggestion : util.matchOption)(opts, wanted);
+    return hit ? hit.text : null;
+  });
+}"""
+
+
+def test_option_matching(open_page: Any) -> None:
+    """A wrong answer is worse than none: only clear matches are picked."""
+    page = open_page("tests/fixtures/widgets/contenteditable.html")
+    disability = [
+        "Yes, I have a disability",
+        "No, I do not have a disability",
+        "I don't wish to answer",
+    ]
+    cases: list[tuple[list[Any], str, bool, str | None]] = [
+        ([["1", "Male"], ["2", "Female"]], "2", False, "Female"),  # by value
+        (["Male", "Female"], "female", False, "Female"),  # by text, any case
+        (["Décliner", "Oui"], "decliner", False, "Décliner"),  # accents folded
+        (disability, "Yes", False, "Yes, I have a disability"),  # unique prefix
+        (["Yes, I have a disability", "Yes, in the past"], "Yes", False, None),  # ambiguous
+        (["Not a student", "No"], "No", False, "No"),  # exact beats prefix
+        (["Nothing", "Notice"], "No", False, None),  # no word prefix
+        (
+            ["White (Not Hispanic) (United States of America)", "Asian"],
+            "White (Not Hispanic)",
+            False,
+            "White (Not Hispanic) (United States of America)",
+        ),
+        (
+            ["I do not wish to answer. (United States of America)"],
+            "I do not wish to answer.",
+            False,
+            "I do not wish to answer. (United States of America)",
+        ),
+        (["San Francisco, CA", "San Francisco de Macorís"], "San Francisco", False, None),
+        (
+            ["San Francisco, CA", "San Francisco de Macorís"],
+            "San Francisco",
+            True,
+            "San Francisco, CA",
+        ),
+        (["Yes, I have one", "Yes, in the past"], "Yes", True, None),  # too short to guess
+    ]
+    got = page.evaluate(MATCHING, [[o, w, t] for o, w, t, _ in cases])
+    assert got == [want for *_, want in cases]
+
+
+def test_native_select(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/native_select.html")
+    out = run(
+        page,
+        "#country",
+        [
+            {"action": "choose", "values": ["CA"]},
+            {"action": "choose", "value": "United Kingdom"},
+            {"action": "choose", "values": ["FR"]},
+        ],
+    )
+    assert out["driver"] == "native-select"
+    assert out["described"]["widget"] == "select"
+    assert out["described"]["value"] == ""
+    assert [o["value"] for o in out["described"]["options"]] == ["", "US", "CA", "GB"]
+    assert statuses(out) == ["applied", "applied", "refused"]
+    assert out["results"][0]["value_after"] == "Canada"
+    assert out["read"]["country"] == "United Kingdom"
+    assert page.evaluate("window.__changes") == 2
+    no_submit(out)
+
+    multi = run(page, "#langs", [{"action": "choose", "values": ["fr", "German"]}])
+    assert multi["described"]["multiple"] is True
+    assert multi["described"]["value"] == "English"
+    assert statuses(multi) == ["applied"]
+    assert multi["read"]["langs"] == ["French", "German"]
+
+
+def test_react_select(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/react_select.html")
+    out = run(
+        page,
+        "#grad",
+        [
+            {"action": "choose", "values": ["Later than 2026"]},
+            {"action": "choose", "values": ["Never"]},
+        ],
+    )
+    assert out["driver"] == "react-select"
+    assert texts(out["described"]) == ["2025", "2026", "Later than 2026", "Not a student"]
+    assert out["described"]["value"] == ""
+    assert out["focus_kept"]
+    assert statuses(out) == ["applied", "refused"]
+    assert "Never" in out["results"][1]["detail"]
+    # The library's own state (onChange) and its rendering agree.
+    assert out["read"]["grad"] == "Later than 2026"
+    shown = page.eval_on_selector("#grad-root .select__single-value", "e => e.textContent")
+    assert shown == "Later than 2026"
+    assert page.locator(".select__menu").count() == 0
+    no_submit(out)
+
+    multi = run(page, "#skills", [{"action": "choose", "values": ["Go", "Rust"]}])
+    assert multi["described"]["multiple"] is True
+    assert statuses(multi) == ["applied"]
+    assert multi["read"]["skills"] == ["Go", "Rust"]
+    plain = run(page, "#plain", [{"action": "choose", "value": "They/them"}])
+    assert plain["driver"] == "react-select"  # matched by emotion's class labels alone
+    assert texts(plain["described"]) == ["She/her", "He/him", "They/them"]
+    assert statuses(plain) == ["applied"]
+    assert plain["read"]["plain"] == "They/them"
+
+    again = run(page, "#skills", [])
+    assert again["described"]["value"] == "Go, Rust"
+    assert {o["text"] for o in again["described"]["options"] if o["selected"]} == {"Go", "Rust"}
+
+
+@pytest.mark.parametrize("version", ["3", "4"])
+def test_select2(open_page: Any, version: str) -> None:
+    page = open_page(f"tests/fixtures/widgets/select2_{version}.html")
+    out = run(
+        page,
+        "#job_application_gender",
+        [
+            {"action": "choose", "values": ["3"]},
+            {"action": "choose", "values": ["Other"]},
+        ],
+    )
+    assert out["driver"] == "select2"
+    assert [o["value"] for o in out["described"]["options"]] == ["", "1", "2", "3"]
+    assert out["described"]["value"] == ""
+    assert statuses(out) == ["applied", "refused"]
+    assert out["read"]["gender"] == "Decline To Self Identify"
+    assert page.evaluate("__select2Shown('job_application_gender')") == "Decline To Self Identify"
+    assert page.evaluate("window.__changes") == 1
+    no_submit(out)
+
+    # Handed select2's own stand-in instead of the hidden select, by text.
+    stand_in = (
+        "#s2id_job_application_source"
+        if version == "3"
+        else "#job_application_source + .select2-container"
+    )
+    other = run(page, stand_in, [{"action": "choose", "value": "Job board"}])
+    assert other["driver"] == "select2"
+    assert statuses(other) == ["applied"]
+    assert other["read"]["source"] == "Job board"
+    assert page.locator(".select2-drop:visible, .select2-container--open").count() == 0
+    multi = run(page, "#job_application_langs", [{"action": "choose", "values": ["fr", "German"]}])
+    assert multi["described"]["multiple"] is True
+    assert statuses(multi) == ["applied"], multi["results"]
+    assert multi["read"]["langs"] == ["French", "German"]
+    if version == "3":
+        # On a hidden input with query results: typed into select2's search box, then picked.
+        school = run(
+            page,
+            "#school",
+            [
+                {"action": "choose", "value": "University of California, Berkeley"},
+                {"action": "choose", "value": "Harvard University"},
+            ],
+        )
+        assert school["driver"] == "select2"
+        assert school["described"]["options"] == []
+        assert statuses(school) == ["applied", "refused"]
+        assert school["read"]["school"] == "University of California, Berkeley"
+    # Its inner parts are not fields of their own in a snapshot.
+    parts = page.evaluate("""() => [...document.querySelectorAll(
+        '.select2-container input, .select2-container [role=combobox]')]
+        .map((e) => window.__drivers.isPartOfWidget(e))""")
+    assert parts and all(parts)
+
+
+def test_listbox_buttons(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/listbox.html")
+    gender = run(
+        page,
+        "#personalInfoUS--gender",
+        [
+            {"action": "choose", "values": ["Female"]},
+            {"action": "choose", "values": ["Robot"]},
+        ],
+    )
+    assert gender["driver"] == "workday-listbox"
+    assert gender["described"]["widget"] == "listbox"
+    assert texts(gender["described"]) == ["Male", "Female", "Non-binary", "I do not wish to answer"]
+    assert gender["focus_kept"]
+    assert statuses(gender) == ["applied", "refused"]
+    assert gender["read"]["gender"] == "Female"
+    assert page.evaluate("__drivers.isPartOfWidget(document.querySelector('.mirror'))")
+
+    # A listbox button without type=button is a submit button: opened without a click.
+    phone = run(page, "#phoneType", [{"action": "choose", "values": ["Mobile"]}])
+    assert texts(phone["described"]) == ["Home", "Mobile", "Work"]
+    assert statuses(phone) == ["applied"]
+    assert phone["read"]["phoneType"] == "Mobile"
+    no_submit(phone)
+
+    source = run(
+        page,
+        "#source--source",
+        [
+            {"action": "choose", "value": "Indeed"},  # an item inside a category
+            {"action": "choose", "values": ["Referral", "Friend"]},  # category, then item
+            {"action": "choose", "value": "Company Website"},  # a top-level item
+            {"action": "choose", "value": "Carrier pigeon"},
+        ],
+    )
+    assert "Job Board > LinkedIn" in texts(source["described"])
+    assert "Company Website" in texts(source["described"])
+    assert "Job Board" not in texts(source["described"])
+    assert statuses(source) == ["applied", "applied", "applied", "refused"]
+    assert [r["value_after"] for r in source["results"][:3]] == [
+        "Indeed",
+        "Friend",
+        "Company Website",
+    ]
+    assert source["read"]["source"] == "Company Website"
+
+    state = run(
+        page,
+        "#state-toggle",
+        [
+            {"action": "choose", "value": "Alaska"},
+            {"action": "choose", "value": "Texas"},
+        ],
+    )
+    assert state["driver"] == "popup-select"
+    assert texts(state["described"]) == ["Alabama", "Alaska", "Arizona", "California"]
+    assert state["described"]["value"] == ""
+    assert statuses(state) == ["applied", "refused"]
+    assert state["read"]["state"] == "Alaska"
+
+    degree = run(
+        page,
+        "#degree",
+        [
+            {"action": "choose", "values": ["ms"]},
+            {"action": "choose", "value": "High school"},
+        ],
+    )
+    assert degree["driver"] == "popup-select"
+    assert statuses(degree) == ["applied", "refused"]
+    assert degree["read"]["degree"] == "Master's Degree"
+    assert page.locator(".portal").count() == 0
+    no_submit(degree)
+
+
+def test_comboboxes(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/combobox.html")
+    loc = run(
+        page,
+        "#loc",
+        [
+            {"action": "choose", "value": "London"},
+            {"action": "choose", "value": "Atlantis"},
+        ],
+    )
+    assert loc["driver"] == "combobox"
+    assert loc["described"]["options"] == []  # a typeahead lists nothing until typed into
+    assert statuses(loc) == ["applied", "refused"]
+    assert loc["read"]["location"] == "London, England, United Kingdom"
+    assert page.input_value("#loc") == "London, England, United Kingdom"
+    # Its listbox is gone and react-aria-style aria-hidden is lifted again.
+    assert page.locator("#loc-listbox").count() == 0
+    assert page.locator("[aria-hidden=true]").count() == 0
+
+    visa = run(
+        page,
+        "#visa",
+        [
+            {"action": "choose", "value": "H-1B"},
+            {"action": "choose", "value": "Martian"},
+        ],
+    )
+    assert texts(visa["described"]) == ["US Citizen", "Green Card", "H-1B", "Other"]
+    assert visa["focus_kept"]
+    assert statuses(visa) == ["applied", "refused"]
+    assert visa["read"]["visa"] == "H-1B"
+    assert page.input_value("[name=CA_1]") == "3"
+
+    city = run(page, "#city", [{"action": "choose", "value": "paris"}])
+    assert texts(city["described"]) == ["Berlin", "Boston", "Paris"]
+    assert statuses(city) == ["applied"]
+    assert city["read"]["city"] == "Paris"
+    no_submit(city)
+
+
+def test_radios_yes_no_and_checkboxes(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/choices.html")
+    # Bare native radios and checkboxes belong to the snapshot's group handling.
+    assert page.evaluate("__drivers.findDriver(document.getElementById('vaq74'))") is None
+    assert page.evaluate("__drivers.findDriver(document.getElementById('terms'))") is None
+
+    worker = run(
+        page,
+        "#vaq74",
+        [
+            {"action": "choose", "values": ["false"]},
+            {"action": "choose", "values": ["Maybe"]},
+        ],
+        driver="radio-group",
+    )
+    assert worker["described"]["options"] == [
+        {"value": "true", "text": "Yes", "selected": False},
+        {"value": "false", "text": "No", "selected": False},
+    ]
+    assert statuses(worker) == ["applied", "refused"]
+    assert worker["read"]["prev_worker"] == "No"
+
+    jobvite = run(page, "#jv-auth", [{"action": "choose", "values": ["Yes"]}])
+    assert jobvite["driver"] == "radio-group"
+    assert statuses(jobvite) == ["applied"]
+    assert jobvite["read"]["jv_auth"] == "Yes"
+
+    size = run(
+        page,
+        "#ashby-size",
+        [
+            {"action": "choose", "values": ["11-50 employees"]},
+            {"action": "choose", "values": ["1000+"]},
+        ],
+    )
+    assert texts(size["described"]) == ["1-10 employees", "11-50 employees", "51+ employees"]
+    assert statuses(size) == ["applied", "refused"]
+    assert size["read"]["ashby_size"] == "11-50 employees"
+
+    yes_no = run(
+        page,
+        "#ashby-yesno",
+        [
+            {"action": "choose", "values": ["yes"]},
+            {"action": "choose", "values": ["No"]},
+            {"action": "choose", "values": ["Perhaps"]},
+        ],
+    )
+    assert yes_no["driver"] == "radio-group"
+    assert texts(yes_no["described"]) == ["Yes", "No"]
+    assert statuses(yes_no) == ["applied", "applied", "refused"]
+    assert yes_no["read"]["ashby_yesno"] == "No"
+    assert page.get_attribute("#no-btn", "aria-pressed") == "true"
+    # The hidden checkbox behind the pair answers through the buttons.
+    hidden = run(page, "#yesno-hidden", [{"action": "check", "checked": True}])
+    assert hidden["driver"] == "radio-group"
+    assert statuses(hidden) == ["applied"]
+    assert hidden["read"]["ashby_yesno"] == "Yes"
+    assert page.evaluate("__drivers.isPartOfWidget(document.getElementById('yesno-hidden'))")
+    candidates = page.evaluate(
+        "[...document.querySelectorAll(__drivers.CANDIDATE_SELECTOR)].map((e) => e.id)"
+    )
+    assert "ashby-yesno" in candidates
+
+    langs = run(
+        page,
+        "#gh-langs",
+        [
+            {"action": "choose", "values": ["101", "French"]},
+            {"action": "choose", "values": ["Klingon"]},
+        ],
+    )
+    assert langs["driver"] == "checkbox-group"
+    assert langs["described"]["value"] == "German"
+    assert statuses(langs) == ["applied", "refused"]
+    assert langs["read"]["gh_langs"] == ["English", "French"]
+
+    tools = run(page, "#ashby-tools", [{"action": "choose", "values": ["Figma", "Photoshop"]}])
+    assert statuses(tools) == ["applied"]
+    assert tools["read"]["ashby_tools"] == ["Figma", "Photoshop"]
+
+    terms = run(page, "#terms", [{"action": "check", "checked": True}], driver="checkbox")
+    assert terms["described"]["value"] == ""
+    assert statuses(terms) == ["applied"]
+    assert terms["read"]["terms"] is True
+    no_submit(terms)
+
+
+def test_dates(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/dates.html")
+    native = run(
+        page,
+        "#start",
+        [
+            {"action": "set_date", "value": "2026-03-02"},
+            {"action": "set_date", "value": "2026"},
+        ],
+    )
+    assert native["driver"] == "date-native"
+    assert statuses(native) == ["applied", "refused"]
+    assert native["read"]["start"] == "2026-03-02"
+
+    typed = run(page, "#avail", [{"action": "set_date", "value": "2026-03-02"}])
+    assert typed["driver"] == "date-text"
+    assert typed["results"][0]["detail"] == "typed 03/02/2026 (mm/dd/yyyy)"
+    assert typed["read"]["avail"] == "03/02/2026"  # React's state, from onChange
+
+    picker = run(
+        page,
+        "#rdp-root input",
+        [
+            {"action": "set_date", "value": "2027-06-15"},
+            {"action": "set_date", "value": "2027-13-45"},
+        ],
+    )
+    assert picker["driver"] == "date-text"
+    assert statuses(picker) == ["applied", "refused"]
+    assert picker["read"]["rdp"] == "2027-06-15"  # react-datepicker's selected date
+    assert page.locator(".react-datepicker-popper").count() == 0
+
+    year = run(page, "#gradyear", [{"action": "set_date", "value": "2024-05-01"}])
+    assert statuses(year) == ["applied"]
+    assert year["read"]["gradyear"] == "2024"
+
+    parts = run(
+        page,
+        "#wd--dateSectionDay-input",
+        [
+            {"action": "set_date", "value": "2026-11-30"},
+            {"action": "set_date", "value": "2026"},
+        ],
+    )
+    assert parts["driver"] == "date-parts"
+    assert parts["results"][0]["detail"] == "typed 11/30/2026"
+    assert statuses(parts) == ["applied", "refused"]
+    assert parts["read"]["wd_date"] == "11/30/2026"
+
+    year_only = run(page, "#wd-year", [{"action": "set_date", "value": "2019"}])
+    assert statuses(year_only) == ["applied"]
+    assert year_only["read"]["wd_year"] == "2019"
+    no_submit(year_only)
+
+
+def test_file_uploads(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/files.html")
+    data = base64.b64encode(b"%PDF-1.4 resume").decode()
+    pdf = {
+        "action": "attach",
+        "file": {"name": "ada.pdf", "mime": "application/pdf", "data_b64": data},
+    }
+    png = {"action": "attach", "file": {"name": "me.png", "mime": "image/png", "data_b64": data}}
+
+    ashby = run(page, "#_systemfield_resume", [png, pdf])
+    assert ashby["driver"] == "file"
+    assert statuses(ashby) == ["refused", "applied"]  # the accept list rules out the PNG
+    # Behind an Attach button (input later swapped for a chip), a Workday drop zone whose input
+    # resets itself, and an input inside a shadow root.
+    for pick in ["#gh-attach", "#wd-select", "#sr-drop"]:
+        out = run(page, pick, [pdf])
+        assert out["driver"] == "file", pick
+        assert statuses(out) == ["applied"], (pick, out["results"])
+        assert out["results"][0]["value_after"] == "ada.pdf"
+    received = page.evaluate("__fixture.read()")
+    size = len(b"%PDF-1.4 resume")
+    for key in ["ashby", "greenhouse", "workday", "smartrecruiters"]:
+        assert received[key] == {"name": "ada.pdf", "size": size, "type": "application/pdf"}, key
+    assert page.evaluate("window.__fixtureSubmits") == 0
+
+
+def test_contenteditable(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/contenteditable.html")
+    out = run(
+        page, "#editor", [{"action": "set_text", "value": "Dear team,  I would like to apply."}]
+    )
+    assert out["driver"] == "contenteditable"
+    assert out["described"]["value"] == ""
+    assert statuses(out) == ["applied"]
+    assert out["read"]["cover_letter"] == "Dear team, I would like to apply."
+    locked = run(page, "#locked", [{"action": "set_text", "value": "x"}])
+    assert statuses(locked) == ["refused"]
+    no_submit(locked)
+
+
+# --- the ATS replicas (tests/fixtures/ats/, built by their owner) ----------------------------
+
+PDF = {
+    "name": "ada.pdf",
+    "mime": "application/pdf",
+    "data_b64": base64.b64encode(b"%PDF-1.4 resume").decode(),
+}
+
+# slug -> [(step or 0, selector, decision, text the changed read() value must contain, also try
+# an answer that is not offered)]. Cases of one slug run in order on one page.
+ATS_CASES: dict[str, list[tuple[int, str, dict[str, Any], str, bool]]] = {
+    "greenhouse-new": [
+        (0, "#gender", {"action": "choose", "values": ["Female"]}, "Female", True),
+        (0, "#country", {"action": "choose", "values": ["Canada +1"]}, "Canada", False),
+        # Both render as "+1" once chosen: the driver must still see the change.
+        (0, "#country", {"action": "choose", "value": "United States"}, "United States", False),
+        (
+            0,
+            "#candidate-location",
+            {"action": "choose", "value": "San Francisco"},
+            "San Francisco",
+            False,
+        ),
+        (0, "#resume", {"action": "attach", "file": PDF}, "ada.pdf", False),
+    ],
+    "greenhouse-legacy": [
+        (0, "#job_application_gender", {"action": "choose", "values": ["Female"]}, "Female", True),
+        (
+            0,
+            "#education_school_name_0",
+            {"action": "choose", "value": "University of California, Berkeley"},
+            "University of California, Berkeley",
+            False,
+        ),
+        (
+            0,
+            "#job_application_location",
+            {"action": "choose", "value": "San Francisco"},
+            "San Francisco",
+            False,
+        ),
+    ],
+    "ashby": [
+        (
+            0,
+            "input.ashby-application-form-input-autocomplete",
+            {"action": "choose", "value": "San Francisco"},
+            "San Francisco",
+            False,
+        ),
+        (
+            0,
+            ".ashby-application-form-input-yesno",
+            {"action": "choose", "values": ["No"]},
+            "No",
+            True,
+        ),
+        (
+            0,
+            ".react-datepicker__input-container input",
+            {"action": "set_date", "value": "2027-01-11"},
+            "2027",
+            False,
+        ),
+    ],
+    "bamboohr": [
+        (0, ".fab-SelectToggle", {"action": "choose", "value": "California"}, "California", True),
+        (0, "#dateAvailable", {"action": "set_date", "value": "2027-01-11"}, "01/11/2027", False),
+    ],
+    "lever": [
+        # A plain input that only keeps a location chosen from its suggestions.
+        (
+            0,
+            "#location-input",
+            {"action": "set_text", "value": "San Francisco"},
+            "San Francisco",
+            False,
+        ),
+    ],
+    "smartrecruiters": [
+        # The combobox and its list live in nested open shadow roots.
+        (
+            0,
+            "spl-autocomplete#spl-form-element_7 >>> spl-input >>> input",
+            {"action": "choose", "value": "San Francisco"},
+            "San Francisco",
+            False,
+        ),
+        (
+            2,
+            "spl-autocomplete#q-source >>> spl-input >>> input",
+            {"action": "choose", "value": "LinkedIn"},
+            "LinkedIn",
+            True,
+        ),
+    ],
+    "workable": [
+        (0, "#input_CA_5521", {"action": "choose", "value": "LinkedIn"}, "LinkedIn", True),
+        (0, "#input_phone_cc", {"action": "choose", "value": "US +1"}, "US +1", False),
+    ],
+    "workday": [
+        (2, "#source--source", {"action": "choose", "value": "LinkedIn"}, "LinkedIn", False),
+        (
+            2,
+            "#country--country",
+            {"action": "choose", "values": ["United States of America"]},
+            "United States of America",
+            True,
+        ),
+        (
+            2,
+            "#phoneNumber--countryPhoneCode",
+            {"action": "choose", "value": "United States of America (+1)"},
+            "(+1)",
+            False,
+        ),
+        (
+            3,
+            "#workExperience-1--startDate",
+            {"action": "set_date", "value": "2021-03"},
+            "03/2021",
+            False,
+        ),
+        (
+            3,
+            "[data-automation-id=file-upload-input-ref]",
+            {"action": "attach", "file": PDF},
+            "ada.pdf",
+            False,
+        ),
+        (
+            5,
+            "#personalInfoUS--ethnicity",
+            {"action": "choose", "value": "I do not wish to answer."},
+            "I do not wish to answer. (United States of America)",
+            False,
+        ),
+    ],
+}
+
+ATS_RUN = """async ([pick, decision, step, tryRefusal]) => {
+  if (step && (!window.__fixture.step || window.__fixture.step() !== step)) {
+    window.__fixture.showStep(step);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  // "host >>> inner": the rest of the selector inside the host's open shadow root.
+  const el = pick.split(">>>").reduce((node, part, i) => node
+    && (i ? node.shadowRoot : node).querySelector(part.trim()), document);
+  if (!el) return { error: `no element ${pick}` };
+  const driver = window.__drivers.findDriver(el);
+  if (!driver) return { error: `no driver for ${pick}` };
+  const before = window.__fixture.read();
+  const described = await driver.describe(el);
+  const unchanged = JSON.stringify(window.__fixture.read()) === JSON.stringify(before);
+  const refused = tryRefusal
+    ? await driver.apply(el, { action: "choose", values: ["Zz no such answer"] }) : null;
+  const afterRefusal = JSON.stringify(window.__fixture.read()) === JSON.stringify(before);
+  const result = await driver.apply(el, decision);
+  const after = window.__fixture.read();
+  const changed = Object.fromEntries(Object.entries(after)
+    .filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k])));
+  return { driver: driver.name, described, unchanged, refused, afterRefusal, result, changed,
+    submits: window.__fixtureSubmits, log: window.__fixtureSubmitLog };
+}"""
+
+
+@pytest.mark.parametrize("slug", list(ATS_CASES))
+def test_ats_replicas(open_page: Any, slug: str) -> None:
+    if not (ATS / slug / "index.html").exists():
+        pytest.skip(f"no {slug} replica yet")
+    page = open_page(f"tests/fixtures/ats/{slug}/index.html")
+    for step, pick, decision, expect, try_refusal in ATS_CASES[slug]:
+        out: dict[str, Any] = page.evaluate(ATS_RUN, [pick, decision, step, try_refusal])
+        assert "error" not in out, out
+        assert out["unchanged"], f"{pick}: describe() changed the form"
+        if try_refusal:
+            assert out["refused"]["status"] == "refused", (pick, out["refused"])
+            assert out["afterRefusal"], f"{pick}: a refused answer still changed the form"
+        assert out["result"]["status"] == "applied", (pick, out["result"])
+        assert len(out["changed"]) == 1, (pick, out["changed"])
+        value = next(iter(out["changed"].values()))
+        shown = ", ".join(value) if isinstance(value, list) else str(value)
+        assert expect.casefold() in shown.casefold(), (pick, shown, out["result"])
+        assert out["submits"] == 0, out["log"]
+
+
+# --- from a content script's isolated world ----------------------------------------------------
+
+ISOLATED_APPLY = """(async () => {
+  const drivers = await import("/extension/content/drivers/index.js");
+  const el = document.querySelector(%s);
+  const driver = el && drivers.findDriver(el);
+  if (!driver) return JSON.stringify({ error: "no element or driver" });
+  await driver.describe(el);
+  const result = await driver.apply(el, %s);
+  // This world cannot see the page's globals: proof that it is isolated.
+  return JSON.stringify({ result, isolated: typeof window.__fixture === "undefined" });
+})()"""
+
+# (page, selector, decision, read() key, expected value)
+ISOLATED_CASES: list[tuple[str, str, dict[str, Any], str, Any]] = [
+    ("react_select.html", "#grad", {"action": "choose", "values": ["2026"]}, "grad", "2026"),
+    (
+        "select2_4.html",
+        "#job_application_gender",
+        {"action": "choose", "values": ["2"]},
+        "gender",
+        "Female",
+    ),
+    (
+        "select2_3.html",
+        "#job_application_gender",
+        {"action": "choose", "values": ["1"]},
+        "gender",
+        "Male",
+    ),
+    (
+        "dates.html",
+        "#rdp-root input",
+        {"action": "set_date", "value": "2027-06-15"},
+        "rdp",
+        "2027-06-15",
+    ),
+    ("dates.html", "#avail", {"action": "set_date", "value": "2026-03-02"}, "avail", "03/02/2026"),
+    ("choices.html", "#ashby-yesno", {"action": "choose", "values": ["yes"]}, "ashby_yesno", "Yes"),
+    (
+        "listbox.html",
+        "#source--source",
+        {"action": "choose", "value": "Glassdoor"},
+        "source",
+        "Glassdoor",
+    ),
+    (
+        "combobox.html",
+        "#loc",
+        {"action": "choose", "value": "Lisbon"},
+        "location",
+        "Lisbon, Portugal",
+    ),
+    (
+        "files.html",
+        "#gh-attach",
+        {"action": "attach", "file": PDF},
+        "greenhouse",
+        {"name": "ada.pdf", "size": 15, "type": "application/pdf"},
+    ),
+]
+
+
+def test_isolated_world(browser: Browser, base_url: str) -> None:
+    """Content scripts run in an isolated world: the events they dispatch must still reach React,
+    jQuery and select2 handlers, and the native setters and DataTransfer must still work."""
+    page = browser.new_page()
+    try:
+        for name, pick, decision, key, expected in ISOLATED_CASES:
+            page.goto(f"{base_url}/tests/fixtures/widgets/{name}")
+            cdp = page.context.new_cdp_session(page)
+            frame = cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
+            world = cdp.send("Page.createIsolatedWorld", {"frameId": frame, "worldName": "relay"})
+            expression = ISOLATED_APPLY % (json.dumps(pick), json.dumps(decision))
+            reply = cdp.send(
+                "Runtime.evaluate",
+                {
+                    "expression": expression,
+                    "contextId": world["executionContextId"],
+                    "awaitPromise": True,
+                    "returnByValue": True,
+                },
+            )
+            out = json.loads(reply["result"]["value"])
+            assert out.get("isolated") is True, (name, out)
+            assert out["result"]["status"] == "applied", (name, pick, out)
+            assert page.evaluate("__fixture.read()")[key] == expected, (name, pick)
+            assert page.evaluate("window.__fixtureSubmits") == 0
+            cdp.detach()
+    finally:
+        page.close()
