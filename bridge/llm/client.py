@@ -37,6 +37,10 @@ def _load() -> ModuleType:
                 warnings.simplefilter("ignore")
                 import litellm
 
+            # Its pydantic types warn again on first use, from inside every call.
+            warnings.filterwarnings(
+                "ignore", message=r"Items? .* the `ReadOnly` qualifier", category=UserWarning
+            )
             litellm.telemetry = False
             litellm.suppress_debug_info = True
             litellm.drop_params = True  # a provider that lacks a parameter still answers
