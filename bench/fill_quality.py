@@ -15,6 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.ats_runner import FormRun, run_all
+from tests.fixture_scoring import answerable
 
 SENSITIVE = {"work_auth", "sponsorship", "eeo"}
 
@@ -52,8 +53,7 @@ def main() -> None:
 def summarise(run: FormRun) -> dict[str, int]:
     tally = run.score.tally()
     correct_answerable = sum(
-        1 for f in run.score.fields if f.verdict == "correct" and f.expect not in ("", [], None)
-        and f.category != "never_fill"
+        1 for f in run.score.fields if f.verdict == "correct" and answerable(f)
     )
     sensitive_wrong = sum(
         1 for f in run.score.fields if f.category in SENSITIVE and f.verdict == "wrong"

@@ -33,9 +33,14 @@ class FormScore:
         out = {"fields": len(self.fields), "answerable": 0}
         for f in self.fields:
             out[f.verdict] = out.get(f.verdict, 0) + 1
-            if f.expect not in ("", [], None):
+            if answerable(f):
                 out["answerable"] += 1
         return out
+
+
+def answerable(f: FieldScore) -> bool:
+    """A field the profile answers: it has a non-empty expected answer and may be filled."""
+    return f.category != "never_fill" and not is_empty(f.expect)
 
 
 def fixture_specs() -> list[tuple[Path, dict[str, Any]]]:

@@ -57,7 +57,7 @@ def test_overall_correct_share_stays_above_the_floor(runs: dict[str, FormRun]) -
     answerable = correct = 0
     for run in runs.values():
         for f in run.score.fields:
-            if f.expect in ("", [], None) or f.category == "never_fill":
+            if not answerable(f):
                 continue
             answerable += 1
             correct += f.verdict == "correct"

@@ -14,6 +14,7 @@ from bridge.rules.features import FieldText
 from bridge.rules.formats import parse_iso, phone_parts
 from bridge.rules.model import Answer, Missing, Page
 from bridge.rules.options import yes_no_options
+from bridge.rules.pagekind import names_own_job
 from bridge.rules.questions import question_country, read_auth_question
 from bridge.rules.text import fold
 
@@ -265,6 +266,8 @@ def resolve(key: str, field: FormField, ft: FieldText, page: Page, lp: LoadedPro
 
     # ---- work and education
     if key in ("work.company", "work.title"):
+        if not page.application and not names_own_job(ft):
+            return Missing("not a job application, and the label does not ask for the current job")
         job = _current_job(p.work)
         if job is None:
             return Missing("no current job in the profile")

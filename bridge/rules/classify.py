@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
-from bridge.forms import FormField, Widget
+from bridge.forms import FieldOption, FormField, Widget
 from bridge.rules import adapters as ad
 from bridge.rules import eeo
 from bridge.rules.countries import country_of_option, subdivisions
@@ -121,19 +121,29 @@ def classify(
     found = _classify(field, ft, active, page)
     if found is None:
         return None
-    if found.key.startswith(PERSON_KEYS) and any(
-        contains_words(ft.section, w) for w in OTHER_PERSON
-    ):
+    other_person, history, school = _section_kind(ft.section)
+    if found.key.startswith(PERSON_KEYS) and other_person:
         return None  # someone else's details: not the profile's to give
-    if found.key == "start_date" and any(contains_words(ft.section, w) for w in HISTORY):
+    if found.key == "start_date" and history:
         # A start date inside an employment or education block is that block's, not availability.
-        school = any(contains_words(ft.section, w) for w in SCHOOL)
         return Classified(
             "edu.start" if school else "work.start",
             found.confidence * 0.9,
             f"{found.reason} (under {' '.join(ft.section)})",
         )
     return found
+
+
+@lru_cache(maxsize=4096)
+def _section_kind(section: tuple[str, ...]) -> tuple[bool, bool, bool]:
+    """Whether a heading is about another person, a history block, and a school block."""
+    if not section:
+        return False, False, False
+    return (
+        any(contains_words(section, w) for w in OTHER_PERSON),
+        any(contains_words(section, w) for w in HISTORY),
+        any(contains_words(section, w) for w in SCHOOL),
+    )
 
 
 def _classify(
@@ -160,7 +170,21 @@ def _classify(
             and any(h.key == best[0] and h.attr in ("label", "aria") for h in hits)
         ):
             return Classified("phone.country_code", 0.9, "options:countries (phone label)")
-        if by_options and (best is None or best[0] in by_options[2] or best[1] < 0.8):
+        label_agrees = by_options is not None and any(
+            h.attr in ("label", "aria") and h.key in by_options[2] for h in hits
+        )
+        if by_options and by_options[0] == "address.country" and best:
+            # Country names without dial codes, named `countryCode` (an ISO code): the country,
+            # unless the visible label speaks of a phone.
+            label_agrees = label_agrees or (
+                best[0] == "phone.country_code"
+                and not any(
+                    h.key.startswith("phone.") and h.attr in ("label", "aria") for h in hits
+                )
+            )
+        if by_options and (
+            best is None or best[0] in by_options[2] or best[1] < 0.8 or label_agrees
+        ):
             agrees = best is not None and best[0] in by_options[2]
             asks_more = len(ft.texts["label"]) > 4 and by_options[1].startswith(
                 ("countries", "regions")
@@ -204,7 +228,14 @@ def _compatible(a: str, b: str) -> bool:
 
 # (key, kind, pattern keys that agree with it)
 def _options_kind(field: FormField, page: Page) -> tuple[str, str, tuple[str, ...]] | None:
-    opts = real_options(field.options)
+    # The same lists (countries, states, EEO) come back on every form: read each once.
+    return _options_kind_of(tuple((o.value, o.text) for o in field.options))
+
+
+@lru_cache(maxsize=1024)
+def _options_kind_of(pairs: tuple[tuple[str, str], ...]) -> tuple[str, str, tuple[str, ...]] | None:
+    options = [FieldOption(value=v, text=t) for v, t in pairs]
+    opts = real_options(options)
     if len(opts) < 2:
         return None
     texts = [option_text(o) for o in opts]
@@ -228,7 +259,7 @@ def _options_kind(field: FormField, page: Page) -> tuple[str, str, tuple[str, ..
             subs = subdivisions(cc)
             if sum(1 for t in texts if subs.get(fold(t))) >= 0.6 * n:
                 return "address.region", f"regions-{cc}", ("address.region", "location.full")
-    topic = eeo.options_topic(field.options)
+    topic = eeo.options_topic(options)
     if topic:
         return f"eeo.{topic}", f"eeo-{topic}", (f"eeo.{topic}", "eeo.ethnicity", "eeo.hispanic")
     levels = {lv[0] for t in texts if (lv := level(t))}

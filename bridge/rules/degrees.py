@@ -8,28 +8,30 @@ from bridge.forms import FieldOption
 from bridge.profile import Education
 from bridge.rules.data import load_toml
 from bridge.rules.options import option_text, real_options
-from bridge.rules.patterns import contains_words
 from bridge.rules.text import fold
 
 
 @cache
-def _levels() -> tuple[tuple[str, int, tuple[tuple[str, ...], ...]], ...]:
+def _levels() -> tuple[tuple[str, int, tuple[tuple[str, int], ...]], ...]:
+    """(level, rank, (" padded phrase ", its word count)…) per degree level."""
     doc = load_toml("options/degrees.toml")
-    return tuple(
-        (str(lv["name"]), int(lv["rank"]), tuple(tuple(fold(p).split()) for p in lv["match"]))
-        for lv in doc["level"]
-    )
+    out = []
+    for lv in doc["level"]:
+        words = [fold(p).split() for p in lv["match"]]
+        phrases = tuple((f" {' '.join(w)} ", len(w)) for w in words if w)
+        out.append((str(lv["name"]), int(lv["rank"]), phrases))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
 def level(text: str) -> tuple[str, int] | None:
     """The degree level a text names; the longest phrase wins ("master of science" over "ms")."""
-    hay = tuple(fold(text).split())
+    padded = f" {fold(text)} "
     best: tuple[int, str, int] | None = None
     for name, rank, phrases in _levels():
-        for p in phrases:
-            if contains_words(hay, p) and (best is None or len(p) > best[0]):
-                best = (len(p), name, rank)
+        for needle, size in phrases:
+            if needle in padded and (best is None or size > best[0]):
+                best = (size, name, rank)
     return (best[1], best[2]) if best else None
 
 

@@ -7,10 +7,15 @@ from functools import cache, lru_cache
 from bridge.forms import FieldOption
 from bridge.rules.data import load_toml
 from bridge.rules.options import is_decline, option_text, real_options
-from bridge.rules.patterns import contains_words
 from bridge.rules.text import fold
 
-Table = dict[str, tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]]
+# Per category: (" padded phrase ", word count) to match, and padded phrases that veto it.
+Table = dict[str, tuple[tuple[tuple[str, int], ...], tuple[str, ...]]]
+
+
+def _padded(raw: list[str]) -> list[tuple[str, int]]:
+    words = [fold(p).split() for p in raw]
+    return [(f" {' '.join(w)} ", len(w)) for w in words if w]
 
 
 @cache
@@ -20,8 +25,8 @@ def _tables() -> dict[str, Table]:
     for topic, cats in doc.items():
         table: Table = {}
         for cat, spec in cats.items():
-            match = tuple(tuple(fold(p).split()) for p in spec.get("match", ()))
-            exclude = tuple(tuple(fold(p).split()) for p in spec.get("exclude", ()))
+            match = tuple(_padded(spec.get("match", [])))
+            exclude = tuple(p for p, _n in _padded(spec.get("exclude", [])))
             table[f"{topic}.{cat}"] = (match, exclude)
         out[topic] = table
     return out
@@ -30,17 +35,18 @@ def _tables() -> dict[str, Table]:
 @lru_cache(maxsize=4096)
 def category(topic: str, text: str) -> str | None:
     """The one category of `topic` that `text` reads as; None when none or several fit."""
-    hay = tuple(fold(text).split())
-    if not hay:
+    folded = fold(text)
+    if not folded:
         return None
+    padded = f" {folded} "
     table = _tables().get(topic, {})
     # Longest matching phrase wins, so "not a protected veteran" beats "protected veteran".
     best: tuple[int, str] | None = None
     tie = False
     for cat, (match, exclude) in table.items():
-        if any(contains_words(hay, e) for e in exclude):
+        if any(e in padded for e in exclude):
             continue
-        lengths = [len(p) for p in match if contains_words(hay, p)]
+        lengths = [n for p, n in match if p in padded]
         if not lengths:
             continue
         length = max(lengths)
@@ -64,8 +70,8 @@ def pick(topic: str, wanted: str, options: list[FieldOption]) -> FieldOption | N
 def options_topic(options: list[FieldOption]) -> str | None:
     """Which EEO topic a list of options is about, when the options alone tell it."""
     opts = [o for o in real_options(options) if not is_decline(o)]
-    if len(opts) < 2:
-        return None
+    if not 2 <= len(opts) <= 20:
+        return None  # EEO lists are short; a long list (schools, years) is something else
     for topic in ("race", "veteran", "gender"):
         cats = [category(topic, option_text(o)) for o in opts]
         known = [c for c in cats if c]

@@ -24,10 +24,12 @@ from bridge.rules.answers import resolve
 from bridge.rules.classify import classify, never_reason
 from bridge.rules.features import CHOICE_WIDGETS, TEXT_WIDGETS, FieldText, field_text
 from bridge.rules.model import Answer, Classified, Missing, Page
-from bridge.rules.options import is_placeholder
+from bridge.rules.options import is_address_supplement, is_placeholder
+from bridge.rules.pagekind import is_application
 from bridge.rules.questions import job_country
 from bridge.rules.render import render
 from bridge.rules.saved import saved_answer
+from bridge.rules.text import fold
 
 REPEATED = ("work.", "edu.")
 SIGNED = ("name.", "start_date", "work.start", "edu.")  # what a signature block's fields look like
@@ -41,8 +43,6 @@ FLAG_BAR = 0.5  # between the bars: fill and flag for review; below: leave and f
 def decide(request: FillRequest, profile: LoadedProfile) -> list[FieldDecision]:
     page = Page(url=request.url, title=request.title, job_text=request.job_text)
     page.lang = _page_lang(request)
-    jc = job_country(request.title, request.url, request.job_text)
-    page.job_country = jc
 
     # First pass: what every field asks, so siblings can shape each other (phone country code
     # asked apart → national number; a second address line → split the street address).
@@ -74,7 +74,54 @@ def decide(request: FillRequest, profile: LoadedProfile) -> list[FieldDecision]:
             if cls.key == "phone.country_code":
                 page.phone_code_values[field.frame] = field.value.strip()
                 page.phone_code_inline[field.frame] = _inline_dial_code(field, ft)
+    _address_continuations(texts, page)
+    keys = {cls.key for _f, _ft, cls, _n in texts if cls}
+    if keys & _NEEDS_JOB_COUNTRY:  # reading the page text for places costs: only when asked
+        page.job_country = _job_country(request, texts)
+    page.application = is_application(urls, request.title, keys, page.adapters)
     return [_safe_decide(field, ft, cls, never, page, profile) for field, ft, cls, never in texts]
+
+
+_LINE1 = ("address.line1", "address.street")
+
+
+def _address_continuations(
+    texts: list[tuple[FormField, FieldText, Classified | None, str | None]], page: Page
+) -> None:
+    """An unnamed-looking field right after the street line that says "additional": line 2."""
+    for i in range(1, len(texts)):
+        field, ft, cls, never = texts[i]
+        prev_field, _pft, prev, _pn = texts[i - 1]
+        if never or (cls is not None and cls.confidence >= FLAG_BAR) or field.widget != Widget.TEXT:
+            continue
+        if prev is None or prev.key not in _LINE1 or prev_field.frame != field.frame:
+            continue
+        if is_address_supplement(ft.question):
+            texts[i] = (
+                field,
+                ft,
+                Classified("address.line2", 0.8, "context:after-street-line"),
+                None,
+            )
+            page.frame_keys.setdefault(field.frame, set()).add("address.line2")
+
+
+# Keys whose answer depends on where the job is.
+_NEEDS_JOB_COUNTRY = frozenset({"auth.work", "sponsorship", "salary"})
+# Questions that name the country they ask about: their wording says nothing of the job's place.
+_COUNTRY_QUESTIONS = frozenset({"auth.work", "sponsorship", "residence.in", "citizenship"})
+
+
+def _job_country(
+    request: FillRequest, texts: list[tuple[FormField, FieldText, Classified | None, str | None]]
+) -> str | None:
+    """The job's country from the page, without the wording of questions that name a country
+    themselves ("…the right to work in the United Kingdom?" says nothing of where the job is)."""
+    job_text = request.job_text
+    for field, _ft, cls, _never in texts:
+        if cls is not None and cls.key in _COUNTRY_QUESTIONS and len(field.label) > 12:
+            job_text = job_text.replace(field.label.strip(), " ")
+    return job_country(request.title, request.url, job_text)
 
 
 def _safe_decide(
@@ -98,12 +145,12 @@ _BLOCK = re.compile(r"(?:-|\[|_)(\d{1,2})(?:--|\]|_)")
 
 def warm() -> None:
     """Load the rules data and the country tables now, so the first Fill does not pay for it."""
-    from bridge.rules.countries import _country_regex, subdivisions
+    from bridge.rules.countries import _names_in_text, subdivisions
     from bridge.rules.patterns import index
 
     index()
     ad.adapters()
-    _country_regex()
+    _names_in_text()
     for cc in ("US", "CA", "AU", "DE", "IN", "GB"):
         subdivisions(cc)
 
@@ -139,6 +186,10 @@ def has_value(field: FormField) -> bool:
     if field.widget in (Widget.TEL, Widget.TEXT) and re.fullmatch(r"\+\s?\d{1,4}", value):
         return False  # only the dial prefix a phone widget puts there by itself
     if field.widget in CHOICE_WIDGETS:
+        if field.tag == "input" and not value:
+            # An editable combobox shows its choice as its text: empty text, nothing chosen (an
+            # option list found beside it may belong to another control).
+            return False
         selected = [o for o in field.options if o.selected]
         if field.widget == Widget.SELECT and len(selected) == 1 and selected[0] is field.options[0]:
             return False  # a native select shows its first option until someone picks one
@@ -161,9 +212,32 @@ def _visually_hidden(field: FormField) -> bool:
     return bool(_HIDDEN_CLASS.search(field.attrs.get("class", "")))
 
 
-def _page_default(cls: Classified | None) -> bool:
-    """A preset the page chose, not the person: dial-code pickers always carry one."""
-    return cls is not None and cls.key == "phone.country_code"
+# Address lists whose first entry a page marks as chosen ("Alabama", "Malta", "AK").
+_PRESET_KEYS = frozenset({"address.country", "address.region"})
+
+
+def _page_default(cls: Classified | None, field: FormField) -> bool:
+    """A preset the page chose, not the person.
+
+    Dial-code pickers always carry one. A native country or state list whose chosen entry is
+    simply its first real option is the page's markup default: a person picking from the list
+    would rarely land on the first entry, and when the profile agrees the fill changes nothing.
+    """
+    if cls is None:
+        return False
+    if cls.key == "phone.country_code":
+        return True
+    if cls.key not in _PRESET_KEYS or field.widget != Widget.SELECT:
+        return False
+    selected = [o for o in field.options if o.selected]
+    first_real = next((o for o in field.options if not _prompt(o, field)), None)
+    return len(selected) == 1 and selected[0] is first_real
+
+
+def _prompt(opt: FieldOption, field: FormField) -> bool:
+    """An entry that only prompts: a placeholder, an empty value or text, or the label again."""
+    text = fold(opt.text)
+    return is_placeholder(opt) or not opt.value.strip() or not text or text == fold(field.label)
 
 
 def _base(field: FormField) -> FieldDecision:
@@ -188,7 +262,7 @@ def _decide_one(
             f"never-fill:{never.split(':', 1)[-1]}",
         )
         return d
-    if field.user_edited or (has_value(field) and not _page_default(cls)):
+    if field.user_edited or (has_value(field) and not _page_default(cls, field)):
         d.key = cls.key if cls else ""
         d.status = Status.KEEP
         d.reason = (

@@ -55,8 +55,20 @@ class FieldText:
         """Pattern hits over this field's texts, computed once."""
         if self._hits is None:
             asks = self.raw_question.rstrip(" *:✱").endswith("?")
-            self._hits = scan(self.texts, self.widget, asks, self.label_core)
+            key = (tuple(self.texts.items()), self.widget, asks, self.label_core)
+            self._hits = list(_scan_cached(key))
         return self._hits
+
+
+_ScanKey = tuple[tuple[tuple[str, tuple[str, ...]], ...], str, bool, int]
+
+
+@lru_cache(maxsize=8192)
+def _scan_cached(key: _ScanKey) -> tuple[Hit, ...]:
+    """Scans are pure in the field's texts: the same field on the next Fill (or the next wizard
+    step, or another tab) costs a dict lookup."""
+    texts, widget, asks, label_core = key
+    return tuple(scan(dict(texts), widget, asks, label_core))
 
 
 # Structural words in ids and names that say nothing about what a field asks.
@@ -98,8 +110,12 @@ def _identifier_text(field: FormField) -> tuple[str, ...]:
     return tuple(" | ".join(parts).split())
 
 
+_HAS_LETTER = re.compile(r"[^\W\d_]")
+
+
 def field_text(field: FormField) -> FieldText:
-    label = fold(field.label)
+    # A "label" without a letter is a sample value shown as placeholder ("94107"): it says nothing.
+    label = fold(field.label) if _HAS_LETTER.search(field.label) else ""
     aria = fold(field.aria_label)
     placeholder = fold(field.placeholder)
     texts: dict[str, tuple[str, ...]] = {

@@ -59,6 +59,7 @@ class Page:
     adapters: tuple[str, ...] = ()
     job_country: str | None = None
     job_country_known: bool = False
+    application: bool = True  # a job application (else employer / title are not the person's)
     frame_keys: dict[str, set[str]] = field(default_factory=dict)
     # Current value of each frame's phone country-code field ("" when empty).
     phone_code_values: dict[str, str] = field(default_factory=dict)

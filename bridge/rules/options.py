@@ -55,6 +55,16 @@ def _is_placeholder(value: str, raw_text: str) -> bool:
     return bool(re.match(r"^(please )?(select|choose)\b", text)) and len(text.split()) <= 5
 
 
+def is_address_supplement(folded_label: str) -> bool:
+    """A label that asks for the street address's continuation (see `address_supplement`)."""
+    return " ".join(folded_label.split()) in _supplements()
+
+
+@cache
+def _supplements() -> frozenset[str]:
+    return frozenset(" ".join(p) for p in _phrases("address_supplement", "phrases"))
+
+
 def real_options(options: list[FieldOption]) -> list[FieldOption]:
     return [o for o in options if not is_placeholder(o)]
 

@@ -8,7 +8,7 @@ A keyword matches whole words of the folded attribute text: `name` matches "Your
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from bridge.rules.data import list_toml, load_toml
 from bridge.rules.text import fold
@@ -205,7 +205,12 @@ def _hit(
 
 
 def _excluded(hit: Hit, padded: str) -> bool:
-    return any(f" {' '.join(words)} " in padded for words in hit.rec.exclude)
+    return any(needle in padded for needle in _exclude_needles(hit.rec.exclude))
+
+
+@lru_cache(maxsize=1024)
+def _exclude_needles(exclude: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
+    return tuple(f" {' '.join(words)} " for words in exclude)
 
 
 def _unshadowed(found: list[Hit]) -> list[Hit]:

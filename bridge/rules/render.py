@@ -69,7 +69,13 @@ def render(
             return Shaped(Action.CHECK, checked=answer.flag)
         return Missing("a single checkbox, and the answer is not yes / no")
     if w in CHOICE_WIDGETS and field.options:
-        return _choose(field, key, answer)
+        chosen = _choose(field, key, answer)
+        if not (isinstance(chosen, Missing) and _typeable(field, answer)):
+            return chosen
+        # An editable box whose listed options do not hold a free-text answer (a street line):
+        # the list is a suggestion list (or another control's); type and let the driver pick.
+    if w in (Widget.SELECT, Widget.RADIO_GROUP, Widget.CHECKBOX_GROUP):
+        return Missing("a list with no options (yet)")
     if w in CHOICE_WIDGETS:
         # A typeahead whose options appear only after typing: the driver types and picks.
         text = answer.query or _as_text(field, answer, page)
@@ -89,6 +95,15 @@ def render(
             return Shaped(Action.SET_TEXT, value=answer.code, note="country code")
         return Missing(f"the answer is longer than the field allows ({field.max_length})")
     return Shaped(Action.SET_TEXT, value=text)
+
+
+def _typeable(field: FormField, answer: Answer) -> bool:
+    return (
+        field.widget == Widget.COMBOBOX
+        and field.tag == "input"
+        and not field.readonly
+        and answer.kind == "text"
+    )
 
 
 def _as_text(field: FormField, answer: Answer, page: Page) -> str | Missing:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
 from rapidfuzz import fuzz
 
 from bridge.forms import FormField, Source, Widget
 from bridge.profile import LoadedProfile
+from bridge.rules.data import load_toml
 from bridge.rules.features import FieldText
+from bridge.rules.lang import guess_lang
 from bridge.rules.model import Answer
 from bridge.rules.text import fold
 
@@ -20,26 +25,108 @@ _OK_WIDGETS = (
     Widget.LISTBOX,
     Widget.RADIO_GROUP,
 )
+# Free text only: a saved sentence in another language cannot be one of a list's options.
+_FREE_TEXT = (Widget.TEXT, Widget.TEXTAREA, Widget.CONTENTEDITABLE)
+
+
+@dataclass(frozen=True)
+class _Intent:
+    name: str
+    groups: tuple[tuple[str, ...], ...]
+    none: frozenset[str]
+
+
+@cache
+def _intents() -> tuple[_Intent, ...]:
+    doc = load_toml("options/intents.toml")
+    return tuple(
+        _Intent(
+            name=str(raw["name"]),
+            groups=tuple(
+                tuple(fold(w) + ("*" if w.endswith("*") else "") for w in g) for g in raw["all"]
+            ),
+            none=frozenset(fold(w) for w in raw.get("none", ())),
+        )
+        for raw in doc.get("intent", ())
+    )
+
+
+def _has_word(words: tuple[str, ...], group: tuple[str, ...]) -> bool:
+    for kw in group:
+        if kw.endswith("*"):
+            stem = kw[:-1]
+            if any(w.startswith(stem) for w in words):
+                return True
+        elif kw in words:
+            return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def intent_of(folded_question: str) -> str | None:
+    """The one intent a question has (see `rules/options/intents.toml`), else None."""
+    words = tuple(folded_question.split())
+    found = [
+        it.name
+        for it in _intents()
+        if all(_has_word(words, g) for g in it.groups) and not it.none & set(words)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _saved(lp: LoadedProfile) -> list[tuple[str, str, str]]:
+    """(folded question, answer, question as written) of every usable saved answer."""
+    return [
+        (q, item.answer, item.question)
+        for item in lp.profile.application.answers
+        if (q := fold(item.question)) and item.answer.strip()
+    ]
 
 
 def saved_answer(field: FormField, ft: FieldText, lp: LoadedProfile) -> Answer | None:
     if field.widget not in _OK_WIDGETS or not ft.question or len(ft.question.split()) < 3:
         return None
+    items = _saved(lp)
+    if not items:
+        return None
     best: tuple[float, str, str] | None = None
-    for item in lp.profile.application.answers:
-        q = fold(item.question)
-        if not q or not item.answer.strip():
-            continue
+    for q, answer, written in items:
         score = fuzz.token_sort_ratio(ft.question, q)
         if best is None or score > best[0]:
-            best = (score, item.answer, item.question)
-    if best is None or best[0] < SIMILAR:
+            best = (score, answer, written)
+    if best is not None and best[0] >= SIMILAR:
+        return Answer(
+            "text",
+            best[1],
+            source=Source.SAVED_ANSWER,
+            confidence=0.9,
+            review=True,
+            note=f'saved answer to "{best[2]}" ({best[0]:.0f}% similar)',
+        )
+    return _same_intent(field, ft, items)
+
+
+def _same_intent(
+    field: FormField, ft: FieldText, items: list[tuple[str, str, str]]
+) -> Answer | None:
+    """The same question in another language: offer the saved text, always for review."""
+    if field.widget not in _FREE_TEXT:
         return None
+    intent = intent_of(ft.question)
+    if intent is None:
+        return None
+    same = [(answer, written) for q, answer, written in items if intent_of(q) == intent]
+    if len(same) != 1:
+        return None  # none, or several saved answers that would each fit: the person chooses
+    answer, written = same[0]
+    asked_in, written_in = guess_lang(ft.raw_question), guess_lang(written)
+    note = f'saved answer to "{written}" (same question'
+    note += f", asked in {asked_in}, written in {written_in})" if asked_in != written_in else ")"
     return Answer(
         "text",
-        best[1],
+        answer,
         source=Source.SAVED_ANSWER,
-        confidence=0.9,
+        confidence=0.8,
         review=True,
-        note=f'saved answer to "{best[2]}" ({best[0]:.0f}% similar)',
+        note=note,
     )
