@@ -16,9 +16,9 @@ from tests.fixture_scoring import fixture_specs
 
 SLUGS = [folder.name for folder, _ in fixture_specs()]
 SENSITIVE = {"work_auth", "sponsorship", "eeo"}
-# A regression floor for the whole fixture set, well under the aim (95%): a drop below it means a
-# part of the path broke, not that a rule needs tuning.
-MIN_CORRECT_SHARE = 0.70
+# A regression floor for the whole fixture set, under today's 98.5% and the 95% aim, with room
+# for a slow widget on a loaded machine: a drop below it means a part of the path broke.
+MIN_CORRECT_SHARE = 0.90
 
 
 @pytest.fixture(scope="module")
@@ -54,11 +54,11 @@ def test_form_fills_without_submit_or_forbidden_fields(runs: dict[str, FormRun],
 
 
 def test_overall_correct_share_stays_above_the_floor(runs: dict[str, FormRun]) -> None:
-    answerable = correct = 0
+    asked = correct = 0
     for run in runs.values():
         for f in run.score.fields:
             if not answerable(f):
                 continue
-            answerable += 1
+            asked += 1
             correct += f.verdict == "correct"
-    assert correct / answerable >= MIN_CORRECT_SHARE, f"{correct}/{answerable} correct"
+    assert correct / asked >= MIN_CORRECT_SHARE, f"{correct}/{asked} correct"
