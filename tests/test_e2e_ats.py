@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.ats_runner import FormRun, run_all
-from tests.fixture_scoring import fixture_specs
+from tests.fixture_scoring import answerable, fixture_specs
 
 SLUGS = [folder.name for folder, _ in fixture_specs()]
 SENSITIVE = {"work_auth", "sponsorship", "eeo"}
