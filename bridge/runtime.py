@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bridge.clock import now_iso
 from bridge.paths import relay_home
 from bridge.protocol.errors import ErrorCode, RelayError
 
@@ -48,6 +49,9 @@ class Runtime:
         self._store: Store | None = None
         self._lock = threading.RLock()
         self._warmed = False
+        # Only deliveries from before this connection are replayed: this connection's own plans
+        # are being applied by the Fill that asked for them.
+        self._connected_at = now_iso()
         # Set by the host: sends one event frame (thread-safe). None where there is no port.
         self.emit: Callable[[dict[str, Any]], None] | None = None
 
@@ -131,7 +135,7 @@ class Runtime:
             return 0
         try:
             store = self.store()
-            pending = store.pending()
+            pending = [d for d in store.pending() if d.created_at < self._connected_at]
         except RelayError as exc:
             log.warning("cannot read pending deliveries: %s", exc.message)
             return 0

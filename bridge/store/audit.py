@@ -12,9 +12,10 @@ from typing import Any
 
 import apsw
 
+from bridge.clock import now_iso
 from bridge.forms import ApplyReport, FillPlan
 from bridge.store.db import query
-from bridge.store.util import dumps, format_e4, now_iso, to_e4
+from bridge.store.util import dumps, format_e4, to_e4
 
 # Keys whose string values identify things rather than carry the person's or the page's words.
 SAFE_KEYS = frozenset(

@@ -11,8 +11,8 @@ from typing import Any
 
 import apsw
 
+from bridge.clock import now_iso
 from bridge.store.db import scalar
-from bridge.store.util import now_iso
 
 DATA_KEY = "data_b64"
 REF_KEY = "data_sha256"

@@ -16,10 +16,10 @@ from typing import Any
 import apsw
 from pydantic import BaseModel, ConfigDict, Field
 
+from bridge.clock import now_iso
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.store.db import open_db, query, scalar, transaction
 from bridge.store.schema import LATEST, MIGRATIONS, TABLES
-from bridge.store.util import now_iso
 
 FORMAT = "relay-export"
 FORMAT_VERSION = 1

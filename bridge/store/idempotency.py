@@ -8,11 +8,12 @@ from typing import Any
 
 import apsw
 
+from bridge.clock import now_iso
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.store import blobs
 from bridge.store.crypto import Cipher, pack, unpack
 from bridge.store.db import query
-from bridge.store.util import dumps, now_iso
+from bridge.store.util import dumps
 
 
 def _context(request_id: str) -> str:

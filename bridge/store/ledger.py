@@ -10,8 +10,9 @@ from typing import Any
 
 import apsw
 
+from bridge.clock import now_iso
 from bridge.store.db import query, scalar
-from bridge.store.util import format_e4, now_iso, to_e4
+from bridge.store.util import format_e4, to_e4
 
 
 def record_call(

@@ -7,9 +7,10 @@ from typing import Any
 
 import apsw
 
+from bridge.clock import now_iso
 from bridge.store.crypto import Cipher, pack, unpack
 from bridge.store.db import query
-from bridge.store.util import dumps, now_iso
+from bridge.store.util import dumps
 
 
 def _context(fingerprint: str) -> str:

@@ -13,13 +13,14 @@ from typing import Any
 import apsw
 from pydantic import BaseModel
 
+from bridge.clock import now_iso
 from bridge.forms import Action, FillPlan
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.store import blobs
 from bridge.store.crypto import Cipher, pack, unpack
 from bridge.store.db import query, scalar
 from bridge.store.runs import require
-from bridge.store.util import dumps, now_iso
+from bridge.store.util import dumps
 
 DECISION_KIND = "fill.decision"
 

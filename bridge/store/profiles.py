@@ -10,10 +10,11 @@ from typing import Any
 import apsw
 from pydantic import BaseModel
 
+from bridge.clock import now_iso
 from bridge.profile import LoadedProfile, parse_profile
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.store.db import query, transaction
-from bridge.store.util import dumps, fingerprint, now_iso
+from bridge.store.util import dumps, fingerprint
 
 MAX_PROFILE_BYTES = 5 * 1024 * 1024
 

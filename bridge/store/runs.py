@@ -7,11 +7,12 @@ from typing import Any
 
 import apsw
 
+from bridge.clock import now_iso
 from bridge.forms import ApplyReport, FillPlan, FillRequest, Source
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.store.crypto import Cipher, pack, unpack
 from bridge.store.db import query
-from bridge.store.util import dumps, fingerprint, format_e4, now_iso
+from bridge.store.util import dumps, fingerprint, format_e4
 
 STATUSES = ("planned", "applied", "reviewed", "submitted", "abandoned", "failed")
 # Which timing column a status sets.

@@ -14,6 +14,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import apsw
 from pydantic import BaseModel
 
+from bridge.clock import now_iso
 from bridge.forms import ApplyReport, FillPlan, FillRequest, Source
 from bridge.paths import relay_home
 from bridge.profile import LoadedProfile
@@ -33,7 +34,7 @@ from bridge.store import (
 )
 from bridge.store.db import DB_FILENAME, guarded, load_vec, open_db, scalar, transaction
 from bridge.store.outbox import Delivery
-from bridge.store.util import dumps, new_run_id, now_iso, request_key
+from bridge.store.util import dumps, new_run_id, request_key
 
 P = ParamSpec("P")
 T = TypeVar("T")

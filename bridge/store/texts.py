@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import apsw
 
+from bridge.clock import now_iso
 from bridge.store.crypto import Cipher, pack, unpack
 from bridge.store.db import query
-from bridge.store.util import now_iso
 
 PAGE = "page"
 DRAFT = "draft"

@@ -5,15 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
-
-
-def now_iso() -> str:
-    """UTC time with milliseconds; text sorts in time order and reads well in exports."""
-    now = datetime.now(UTC)
-    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
 
 
 def new_run_id() -> str:

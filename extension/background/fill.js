@@ -1,7 +1,9 @@
 // One Fill of one tab, end to end: snapshot every frame, one `fill.plan` to the bridge, apply each
-// frame's part, report with `fill.applied`, show the review panel. The toolbar button, the keyboard
-// shortcut and `relay fill` (through Playwright's service-worker evaluate) all call relayFill.
-// It never throws: failures come back as {ok: false, error: {code, message}}.
+// frame's part, report with `fill.applied` (which acknowledges the run's deliveries up to
+// `up_to_seq`), show the review panel. The run's tab is recorded as soon as the plan arrives, so a
+// replay after a restart knows where it belongs (deliveries.js, replay.js). The toolbar button, the
+// keyboard shortcut and `relay fill` (through Playwright's service-worker evaluate) all call
+// relayFill. It never throws: failures come back as {ok: false, error: {code, message}}.
 
 import { listFrames, resolveTab, sendToFrame } from "./frames.js";
 import { RelayError, asRelayError } from "./native-port.js";
@@ -27,8 +29,9 @@ const JOB_TEXT_MAX = 20_000;
 
 /**
  * @param {{request: (type: string, payload?: Record<string, unknown>, options?: {timeoutMs?: number}) => Promise<any>}} port
+ * @param {import("./deliveries.js").Deliveries} deliveries  run bookkeeping for replays
  */
-export function createFill(port) {
+export function createFill(port, deliveries) {
   /** @type {Map<number, Promise<FillOutcome>>} one fill per tab at a time */
   const running = new Map();
 
@@ -63,59 +66,115 @@ export function createFill(port) {
   async function fillTab(tab, options) {
     const tabId = /** @type {number} */ (tab.id);
     const t0 = performance.now();
-    /** @type {FillOutcome} */
-    const outcome = {
-      ok: false, run_id: "", plan: null, applied: [], tab_id: tabId,
-      timings_ms: { snapshot: 0, plan: 0, apply: 0, total: 0 }, frames: [], warnings: [],
-    };
+    const outcome = emptyOutcome(tabId);
     try {
-      // 1. Snapshot every frame.
-      const snap = await snapshotTab(tabId);
-      outcome.frames = snap.summary;
-      outcome.timings_ms.snapshot = round(performance.now() - t0);
-      const fieldCount = snap.frames.reduce((n, f) => n + f.fields.length, 0);
-      if (!fieldCount) {
-        throw new RelayError("E_NO_FIELDS", "Relay found no form fields on this page.");
-      }
-
-      // 2. One plan for the whole tab.
-      const t1 = performance.now();
-      const request = {
-        url: tab.url ?? snap.frames[0]?.url ?? "",
-        title: tab.title ?? snap.frames[0]?.title ?? "",
-        job_text: snap.jobText,
-        frames: snap.frames,
-        ...(options.client_run_tag ? { client_run_tag: options.client_run_tag } : {}),
-      };
-      const plan = await port.request("fill.plan", request, { timeoutMs: PLAN_TIMEOUT_MS });
-      outcome.plan = plan;
-      outcome.run_id = String(plan?.run_id ?? "");
-      outcome.timings_ms.plan = round(performance.now() - t1);
+      // 1–2. Snapshot every frame; one plan for the whole tab, recorded before anything is applied.
+      const { plan, snap } = await planFor(tab, options, outcome, t0, true);
 
       // 3. Each frame applies its part (frames in parallel; decisions in order within a frame).
+      // Only the deliveries claimed here: a replay may have handled some already.
       const t2 = performance.now();
-      const { results, rows } = await applyPlan(tabId, plan?.decisions ?? [], snap.frames.map((f) => f.frame));
+      const decisions = /** @type {Record<string, any>[]} */ (plan?.decisions ?? []);
+      const fresh = await deliveries.claim(outcome.run_id, decisions.map((d) => d.seq).filter(isSeq));
+      const mine = decisions.filter((d) => !isSeq(d.seq) || fresh.has(d.seq));
+      if (mine.length < decisions.length) {
+        outcome.warnings.push(`${decisions.length - mine.length} decisions were applied by a replay already`);
+      }
+      const { results, rows } = await applyPlan(tabId, mine, snap.frames.map((f) => f.frame));
       outcome.applied = results;
       outcome.timings_ms.apply = round(performance.now() - t2);
 
-      // 4. Tell the bridge what happened. A failed report does not undo the fill.
+      // 4. Tell the bridge what happened and acknowledge the deliveries (every outcome is final).
+      // A failed report does not undo the fill; the bridge replays, and the replay is found done.
+      const upToSeq = await deliveries.upToSeq(outcome.run_id);
       try {
         await port.request("fill.applied", {
           run_id: outcome.run_id, results, timings_ms: { ...outcome.timings_ms },
+          ...(upToSeq ? { up_to_seq: upToSeq } : {}),
         }, { timeoutMs: REPORT_TIMEOUT_MS });
+        await deliveries.acked(outcome.run_id, upToSeq);
       } catch (err) {
         outcome.warnings.push(`fill.applied was not recorded: ${asRelayError(err).message}`);
       }
+      deliveries.release(outcome.run_id);
       outcome.ok = true;
       outcome.timings_ms.total = round(performance.now() - t0);
       await showPanel(tabId, { run_id: outcome.run_id, rows, note: noteFor(plan) });
       await setBadge(tabId, rows);
       return outcome;
     } catch (err) {
+      if (outcome.run_id) deliveries.release(outcome.run_id);
       const failed = failure(err, t0, outcome);
       await showPanel(tabId, { run_id: failed.run_id, rows: [], error: failed.error ?? null });
       await setBadge(tabId, null);
       return failed;
+    }
+  }
+
+  /**
+   * Snapshot and plan, and record the run's tab and document (before any apply). Fills in
+   * `outcome` as it goes.
+   * @param {chrome.tabs.Tab} tab @param {{client_run_tag?: string}} options
+   * @param {FillOutcome} outcome @param {number} t0
+   * @param {boolean} [applying]  this Fill applies the plan itself: replays that overtake the
+   *   reply are left to it (they are the same deliveries)
+   */
+  async function planFor(tab, options, outcome, t0, applying = false) {
+    const tabId = /** @type {number} */ (tab.id);
+    const snap = await snapshotTab(tabId);
+    outcome.frames = snap.summary;
+    outcome.timings_ms.snapshot = round(performance.now() - t0);
+    const fieldCount = snap.frames.reduce((n, f) => n + f.fields.length, 0);
+    if (!fieldCount) {
+      throw new RelayError("E_NO_FIELDS", "Relay found no form fields on this page.");
+    }
+    const t1 = performance.now();
+    const request = {
+      url: tab.url ?? snap.frames[0]?.url ?? "",
+      title: tab.title ?? snap.frames[0]?.title ?? "",
+      job_text: snap.jobText,
+      frames: snap.frames,
+      ...(options.client_run_tag ? { client_run_tag: options.client_run_tag } : {}),
+    };
+    // Replays that overtake this reply wait until the run is recorded (replay.js).
+    const plan = await deliveries.planning((async () => {
+      const reply = await port.request("fill.plan", request, { timeoutMs: PLAN_TIMEOUT_MS });
+      await deliveries.planned({
+        run_id: String(reply?.run_id ?? ""),
+        tab_id: tabId,
+        url: snap.frames[0]?.frame === "0" && snap.frames[0].url ? snap.frames[0].url : request.url,
+        docs: snap.docs,
+        seqs: (reply?.decisions ?? []).map((/** @type {any} */ d) => d.seq).filter(isSeq),
+      });
+      if (applying) deliveries.own(String(reply?.run_id ?? ""));
+      return reply;
+    })());
+    outcome.plan = plan;
+    outcome.run_id = String(plan?.run_id ?? "");
+    outcome.timings_ms.plan = round(performance.now() - t1);
+    return { plan, snap };
+  }
+
+  /**
+   * Plan a tab and record the run, without applying: what a Fill does up to the moment the plan
+   * arrives (diagnostics, and tests of replays after a restart). Never throws.
+   * @param {number} [tabId]
+   * @returns {Promise<FillOutcome>}
+   */
+  async function relayPlanTab(tabId) {
+    const t0 = performance.now();
+    try {
+      const tab = await resolveTab(tabId);
+      const outcome = emptyOutcome(/** @type {number} */ (tab.id));
+      try {
+        await planFor(tab, {}, outcome, t0);
+        outcome.ok = true;
+        return outcome;
+      } catch (err) {
+        return failure(err, t0, outcome);
+      }
+    } catch (err) {
+      return failure(err, t0);
     }
   }
 
@@ -157,7 +216,10 @@ export function createFill(port) {
     if (!snapshots.length && summary.every((s) => s.error)) {
       throw new RelayError("E_PAGE_UNAVAILABLE", summary[0]?.error || "Relay cannot read this page.");
     }
-    return { frames: snapshots, summary, jobText };
+    /** @type {Record<string, string>} frame → documentId, to tell a reloaded frame apart later */
+    const docs = {};
+    for (const f of frames) if (f.documentId) docs[String(f.frameId)] = f.documentId;
+    return { frames: snapshots, summary, jobText, docs };
   }
 
   /**
@@ -218,7 +280,7 @@ export function createFill(port) {
     return outcome;
   }
 
-  return { relayFill, snapshotTab };
+  return { relayFill, relayPlanTab, snapshotTab };
 }
 
 /**
@@ -240,6 +302,19 @@ function failure(err, t0, partial = {}) {
     ...(partial.tab_id !== undefined ? { tab_id: partial.tab_id } : {}),
     error: error.toJSON(),
   };
+}
+
+/** @param {number} tabId @returns {FillOutcome} */
+function emptyOutcome(tabId) {
+  return {
+    ok: false, run_id: "", plan: null, applied: [], tab_id: tabId,
+    timings_ms: { snapshot: 0, plan: 0, apply: 0, total: 0 }, frames: [], warnings: [],
+  };
+}
+
+/** @param {unknown} seq @returns {seq is number} */
+function isSeq(seq) {
+  return Number.isInteger(seq) && /** @type {number} */ (seq) > 0;
 }
 
 /** @param {Record<string, any>|null} plan */

@@ -27,9 +27,10 @@ export async function resolveTab(tabId) {
 }
 
 /**
- * The tab's frames, top frame first. Frames that failed to load are left out.
+ * The tab's frames, top frame first. Frames that failed to load are left out. `documentId`
+ * (Chromium) tells a reloaded frame from the one a plan was made for.
  * @param {number} tabId
- * @returns {Promise<{frameId: number, parentFrameId: number, url: string}[]>}
+ * @returns {Promise<{frameId: number, parentFrameId: number, url: string, documentId?: string}[]>}
  */
 export async function listFrames(tabId) {
   let frames;
@@ -41,7 +42,10 @@ export async function listFrames(tabId) {
   if (!frames || !frames.length) return [{ frameId: 0, parentFrameId: -1, url: "" }];
   return frames
     .filter((f) => !f.errorOccurred)
-    .map((f) => ({ frameId: f.frameId, parentFrameId: f.parentFrameId, url: f.url }))
+    .map((f) => ({
+      frameId: f.frameId, parentFrameId: f.parentFrameId, url: f.url,
+      ...(/** @type {any} */ (f).documentId ? { documentId: String(/** @type {any} */ (f).documentId) } : {}),
+    }))
     .sort((a, b) => (a.frameId === 0 ? -1 : b.frameId === 0 ? 1 : a.frameId - b.frameId));
 }
 

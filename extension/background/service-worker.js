@@ -7,13 +7,20 @@
 //   relayLastOutcome       the last fill's outcome
 //   relayPort              the NativePort to the bridge
 //   relaySnapshotTab(id)   snapshots of every frame of a tab, without planning
+//   relayPlanTab(id)       snapshot, plan and record the run, without applying (tests, diagnostics)
+//   relayReplay            replayed deliveries: {outcomes, settled()}
+//   relayDeliveries        the run bookkeeping in chrome.storage.session
 //   RelayNativePort        the class, so tests can open a port with their own timeouts
 
+import { createDeliveries } from "./deliveries.js";
 import { createFill } from "./fill.js";
 import { NativePort } from "./native-port.js";
+import { createReplay } from "./replay.js";
 
 const port = new NativePort();
-const fill = createFill(port);
+const deliveries = createDeliveries();
+const fill = createFill(port, deliveries);
+const replay = createReplay(port, deliveries);
 
 /** @type {any} */
 const g = globalThis;
@@ -21,6 +28,9 @@ g.relayPort = port;
 g.RelayNativePort = NativePort;
 g.relayFill = (/** @type {number|undefined} */ tabId, /** @type {any} */ options) => fill.relayFill(tabId, options);
 g.relaySnapshotTab = fill.snapshotTab;
+g.relayPlanTab = (/** @type {number|undefined} */ tabId) => fill.relayPlanTab(tabId);
+g.relayReplay = replay;
+g.relayDeliveries = deliveries;
 g.relayLastOutcome = null;
 /** @type {Record<string, unknown>[]} recent bridge events, newest last */
 g.relayEvents = [];
@@ -52,4 +62,13 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     return true;
   }
   return false;
+});
+
+// A worker that starts while runs are still unacknowledged (it was stopped or crashed mid-run)
+// connects at once: the bridge replays what is pending after `hello`, with no new click needed.
+deliveries.openRuns().then((open) => {
+  if (open.length) return port.connect();
+  return undefined;
+}).catch((err) => {
+  console.info(`Relay: could not reconnect for pending deliveries: ${err?.message ?? err}`);
 });

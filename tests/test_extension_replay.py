@@ -1,0 +1,450 @@
+"""Durable delivery, the extension's side: real Chromium, the real extension and the real
+`relay-bridge` (registered in a throwaway user-data-dir through a wrapper that logs its pid).
+
+A run's plan arrives but is not applied (`relayPlanTab`, the same bookkeeping path a Fill takes);
+then the bridge is killed, or the service worker is stopped, and the replay after the restart
+fills each field exactly once and leaves nothing pending at the bridge.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import itertools
+import os
+import signal
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bridge.driver.chromium import launch
+from bridge.driver.registration import bridge_executable, register_in_user_data_dir
+from tests.bridge_process import BridgeProcess
+from tests.conftest import REPO, SAMPLE_PROFILE
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(os.name == "nt", reason="a POSIX shell wrapper and signals to the bridge"),
+]
+
+EXTENSION = REPO / "extension"
+SCOPE = "chrome-extension://oohbnckbgppopfjgnninihfpgibipmeo/"
+
+FORM = """<!doctype html><html><head><meta charset="utf-8"><title>Apply</title></head><body>
+<form onsubmit="return false">
+  <div><label for="fn">First name</label><input id="fn" name="first_name"></div>
+  <div><label for="em">Email</label><input id="em" type="email" name="email"></div>
+</form>
+<script>
+  // How many times each field was written: a replay applied twice would show 2.
+  window.__inputs = { fn: 0, em: 0 };
+  document.addEventListener("input", (e) => { window.__inputs[e.target.id] += 1; }, true);
+</script>
+</body></html>
+"""
+
+
+_TABS = itertools.count(1)
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@dataclass
+class Relay:
+    context: Any
+    worker: Any
+    site: str
+    home: Path
+    pids: Path
+    warm_pid: int = 0
+
+    def bridge_pid(self) -> int:
+        return int(self.pids.read_text().split()[-1])
+
+    def connects(self) -> int:
+        count: int = self.worker.evaluate("() => relayPort.connects")
+        return count
+
+    def warm_bridge(self, page: Any) -> None:
+        """Connect and let the bridge's warm-up finish before planning. Its replay pass runs once
+        per connection, about a second in, and would otherwise replay a run planned meanwhile."""
+        self.worker.evaluate("() => relayPort.request('ping')")
+        if self.warm_pid != self.bridge_pid():
+            page.wait_for_timeout(2000)
+            self.warm_pid = self.bridge_pid()
+
+
+@pytest.fixture(scope="module")
+def relay(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[Relay]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    root = tmp_path_factory.mktemp("replay-site")
+    (root / "form.html").write_text(FORM, encoding="utf-8")
+    (root / "other.html").write_text("<p>somewhere else</p>", encoding="utf-8")
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    scratch = tmp_path_factory.mktemp("replay-browser")
+    home = tmp_path_factory.mktemp("replay-home")
+    pids = scratch / "bridge-pids.txt"
+    wrapper = scratch / "relay-bridge-logged"
+    # `exec` keeps the pid: the logged pid is the bridge's own.
+    wrapper.write_text(
+        f'#!/bin/sh\necho $$ >> "{pids}"\nexec "{bridge_executable(scratch)}" "$@"\n'
+    )
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+    udd = scratch / "profile"
+    udd.mkdir()
+    register_in_user_data_dir(udd, wrapper)
+    env = {"RELAY_PROFILE": str(SAMPLE_PROFILE), "RELAY_HOME": str(home)}
+    with sync_api.sync_playwright() as playwright:
+        context = launch(playwright, user_data_dir=udd, extension_dir=EXTENSION, env=env)
+        try:
+            worker = (
+                context.service_workers[0]
+                if context.service_workers
+                else context.wait_for_event("serviceworker", timeout=10_000)
+            )
+            yield Relay(context, worker, f"http://127.0.0.1:{server.server_address[1]}", home, pids)
+        finally:
+            context.close()
+            server.shutdown()
+
+
+def wait_until(
+    check: Callable[[], Any], timeout: float = 20.0, what: str = "condition", page: Any = None
+) -> Any:
+    """Poll `check`; with a page, wait through it so Playwright keeps delivering CDP events."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        if page is not None:
+            page.wait_for_timeout(100)
+        else:
+            time.sleep(0.1)
+
+
+def open_form(relay: Relay) -> tuple[Any, int]:
+    """A new tab with the form; a fresh query string tells its tab apart from earlier ones."""
+    page = relay.context.new_page()
+    page.goto(f"{relay.site}/form.html?tab={next(_TABS)}", wait_until="load")
+    tab_id: int = relay.worker.evaluate(
+        "async (url) => (await chrome.tabs.query({})).find((t) => t.url === url).id", page.url
+    )
+    return page, tab_id
+
+
+def plan_only(relay: Relay, tab_id: int) -> dict[str, Any]:
+    """Snapshot and plan, recorded as a Fill records it, and stop before applying."""
+    outcome: dict[str, Any] = relay.worker.evaluate("(id) => relayPlanTab(id)", tab_id)
+    assert outcome["ok"], outcome
+    seqs = [d["seq"] for d in outcome["plan"]["decisions"] if d["seq"] is not None]
+    why = [(d["action"], d["status"], d["reason"]) for d in outcome["plan"]["decisions"]]
+    assert seqs == [1, 2], why
+    return outcome
+
+
+def values(plan: dict[str, Any]) -> dict[str, str]:
+    """What the plan types into each field, by element id."""
+    ids = {"First name": "fn", "Email": "em"}
+    return {ids[d["label"]]: d["value"] for d in plan["decisions"] if d["seq"] is not None}
+
+
+def record(relay: Relay, run_id: str) -> dict[str, Any] | None:
+    found: dict[str, Any] | None = relay.worker.evaluate(
+        "(run) => relayDeliveries.get(run)", run_id
+    )
+    return found
+
+
+def wait_acked(relay: Relay, run_id: str, timeout: float = 25.0) -> dict[str, Any]:
+    def acked() -> dict[str, Any] | None:
+        try:
+            got = record(relay, run_id)
+        except Exception:  # the worker is starting again: its globals are not there yet
+            return None
+        return got if got and got["acked"] == got["last_seq"] else None
+
+    try:
+        done: dict[str, Any] = wait_until(acked, timeout, f"{run_id} acknowledged")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; extension state: {diagnostics(relay)}") from None
+    relay.worker.evaluate("() => relayReplay.settled()")
+    return done
+
+
+def diagnostics(relay: Relay) -> Any:
+    return relay.worker.evaluate("""() => ({
+        port: { state: relayPort.state, connects: relayPort.connects, error: relayPort.lastError },
+        events: relayEvents.map((e) => e.kind),
+        outcomes: relayReplay.outcomes,
+    })""")
+
+
+def outcomes(
+    relay: Relay, run_id: str, since: int = 0, connection: bool = False
+) -> list[tuple[Any, ...]]:
+    """Replay outcomes for the run, from the `since`-th on (the bridge may replay a run while it
+    answers its plan, so counts start where a test begins to inject); with `connection`, each
+    says which connection of the port delivered it."""
+    got: list[dict[str, Any]] = relay.worker.evaluate("() => relayReplay.outcomes")
+    mine = [
+        (o["seq"], o["outcome"], o.get("status", ""), *([o["connection"]] if connection else []))
+        for o in got
+        if o["run_id"] == run_id
+    ]
+    return mine[since:]
+
+
+def assert_not_applied_yet(relay: Relay, page: Any, run_id: str) -> None:
+    page.wait_for_timeout(400)  # longer than a replay burst takes to settle
+    rec = record(relay, run_id)
+    assert rec is not None and rec["done"] == [] and rec["acked"] == 0, rec
+    assert outcomes(relay, run_id) == []
+    assert page.evaluate("window.__inputs") == {"fn": 0, "em": 0}
+
+
+def pending_at_bridge(relay: Relay, run_id: str) -> list[int]:
+    from bridge.store import Store
+
+    with Store.open(relay.home) as store:
+        return [d.seq for d in store.pending(run_id)]
+
+
+def inject_replay(relay: Relay, plan: dict[str, Any], seqs: list[int]) -> None:
+    """Replay events as the port receives them from the wire (one burst)."""
+    relay.worker.evaluate(
+        """([plan, seqs]) => {
+            for (const seq of seqs) {
+                const decision = plan.decisions.find((d) => d.seq === seq);
+                const event = {
+                    kind: "fill.replay", run_id: plan.run_id, seq, delivery: "fill.decision",
+                    decision,
+                };
+                relayPort._receive({ v: 1, type: "event", seq: relayPort._lastSeq + 1, event });
+            }
+        }""",
+        [plan, seqs],
+    )
+    relay.worker.evaluate("() => relayReplay.settled()")
+
+
+def test_bridge_restart_replays_each_field_once(relay: Relay) -> None:
+    page, tab_id = open_form(relay)
+    try:
+        relay.warm_bridge(page)
+        outcome = plan_only(relay, tab_id)
+        run_id = outcome["run_id"]
+        # The run → tab mapping is recorded when the plan arrives, before anything is applied.
+        rec = record(relay, run_id)
+        assert rec is not None
+        assert (rec["tab_id"], rec["url"], rec["last_seq"]) == (tab_id, page.url, 2)
+        assert_not_applied_yet(relay, page, run_id)
+        assert pending_at_bridge(relay, run_id) == [1, 2]
+
+        pid = relay.bridge_pid()
+        connection = relay.connects()
+        os.kill(pid, signal.SIGKILL)  # the port drops; the extension reconnects with backoff
+        wait_acked(relay, run_id)
+        assert relay.bridge_pid() != pid
+        relay.warm_pid = relay.bridge_pid()  # its replay pass was the last step of its warm-up
+
+        expected = values(outcome["plan"])
+        assert {k: page.input_value(f"#{k}") for k in expected} == expected
+        assert expected["fn"] == "Ada"
+        page.wait_for_timeout(300)  # anything late would show up as a second write
+        assert page.evaluate("window.__inputs") == {"fn": 1, "em": 1}
+        # Applied from the replay on the new connection.
+        assert outcomes(relay, run_id, connection=True) == [
+            (1, "applied", "applied", connection + 1),
+            (2, "applied", "applied", connection + 1),
+        ]
+        assert pending_at_bridge(relay, run_id) == []
+
+        # A fresh bridge process replays nothing after its hello.
+        fresh = BridgeProcess(
+            env={"RELAY_HOME": str(relay.home), "RELAY_PROFILE": str(SAMPLE_PROFILE)}
+        )
+        try:
+            assert fresh.request("hello", {"protocol": "1.0"}, rid="h")["ok"]
+            time.sleep(1.5)  # replays come from the warm-up, off the request path
+            fresh.send({"v": 1, "id": "p", "type": "ping", "payload": {}})
+            assert fresh.receive()["id"] == "p"  # no event frame came before the pong
+        finally:
+            fresh.close()
+    finally:
+        page.close()
+
+
+def test_replay_of_applied_seq_changes_nothing(relay: Relay) -> None:
+    page, tab_id = open_form(relay)
+    relay.warm_bridge(page)
+    try:
+        # A normal Fill: fill.applied carries up_to_seq and acknowledges both deliveries.
+        filled = relay.worker.evaluate("(id) => relayFill(id)", tab_id)
+        assert filled["ok"], filled
+        run_id = filled["run_id"]
+        assert page.evaluate("window.__inputs") == {"fn": 1, "em": 1}
+        assert pending_at_bridge(relay, run_id) == []
+        rec = record(relay, run_id)
+        assert rec is not None and rec["acked"] == 2
+
+        # The same deliveries replayed (twice over): acknowledged, never applied again.
+        before = len(outcomes(relay, run_id))
+        inject_replay(relay, filled["plan"], [1, 2, 1])
+        inject_replay(relay, filled["plan"], [2])
+        page.wait_for_timeout(200)
+        assert page.evaluate("window.__inputs") == {"fn": 1, "em": 1}
+        assert [o for _, o, _ in outcomes(relay, run_id, before)] == ["already"] * 4
+
+        # A plan not yet applied, whose replay arrives twice in one burst and again later.
+        again, again_tab = open_form(relay)
+        try:
+            outcome = plan_only(relay, again_tab)
+            inject_replay(relay, outcome["plan"], [1, 1, 2])
+            inject_replay(relay, outcome["plan"], [2, 1])
+            assert again.evaluate("window.__inputs") == {"fn": 1, "em": 1}
+            assert again.input_value("#fn") == "Ada"
+            got = outcomes(relay, outcome["run_id"])
+            assert sorted((s, o) for s, o, _ in got) == [
+                (1, "already"),
+                (1, "already"),
+                (1, "applied"),
+                (2, "already"),
+                (2, "applied"),
+            ]
+            assert pending_at_bridge(relay, outcome["run_id"]) == []
+        finally:
+            again.close()
+    finally:
+        page.close()
+
+
+def test_replay_overtaking_its_plan_reply_is_left_to_the_fill(relay: Relay) -> None:
+    """The bridge may replay a run from its warm-up while it answers that run's plan: those
+    events reach the worker before the reply, and the Fill applies the fields, once."""
+    page, tab_id = open_form(relay)
+    relay.warm_bridge(page)  # only the injected replays below, not a real one from the warm-up
+    relay.worker.evaluate(
+        """() => {
+            const request = relayPort.request.bind(relayPort);
+            relayPort.__request = request;
+            relayPort.request = async (type, payload, options) => {
+                const reply = await request(type, payload, options);
+                if (type !== "fill.plan") return reply;
+                for (const decision of reply.decisions.filter((d) => d.seq)) {
+                    const event = {
+                        kind: "fill.replay", run_id: reply.run_id, seq: decision.seq,
+                        delivery: "fill.decision", decision,
+                    };
+                    relayPort._receive({ v: 1, type: "event", seq: relayPort._lastSeq + 1, event });
+                }
+                await new Promise((r) => setTimeout(r, 400)); // past the burst's settling time
+                return reply;
+            };
+        }"""
+    )
+    try:
+        filled = relay.worker.evaluate("(id) => relayFill(id)", tab_id)
+        assert filled["ok"], filled
+        relay.worker.evaluate("() => relayReplay.settled()")
+        assert [o for _, o, _ in outcomes(relay, filled["run_id"])] == ["deferred"] * 2
+        assert [r["status"] for r in filled["applied"]] == ["applied", "applied"]
+        assert filled["warnings"] == []
+        assert page.evaluate("window.__inputs") == {"fn": 1, "em": 1}
+        assert pending_at_bridge(relay, filled["run_id"]) == []
+    finally:
+        relay.worker.evaluate("() => { relayPort.request = relayPort.__request; }")
+        page.close()
+
+
+def test_replay_for_a_page_left_or_closed_is_acknowledged_unapplied(relay: Relay) -> None:
+    moved, moved_tab = open_form(relay)
+    closed, closed_tab = open_form(relay)
+    relay.warm_bridge(moved)
+    left = plan_only(relay, moved_tab)
+    gone = plan_only(relay, closed_tab)
+    moved.goto(f"{relay.site}/other.html", wait_until="load")
+    closed.close()
+    try:
+        inject_replay(relay, left["plan"], [1, 2])
+        inject_replay(relay, gone["plan"], [1, 2])
+        for outcome in (left, gone):
+            assert [o for _, o, _ in outcomes(relay, outcome["run_id"])] == ["not_applicable"] * 2
+            assert pending_at_bridge(relay, outcome["run_id"]) == []
+            rec = record(relay, outcome["run_id"])
+            assert rec is not None and rec["acked"] == 2
+        moved.go_back(wait_until="load")
+        assert moved.evaluate("window.__inputs") == {"fn": 0, "em": 0}
+    finally:
+        moved.close()
+
+
+def test_service_worker_restart_replays_after_start_up(relay: Relay) -> None:
+    page, tab_id = open_form(relay)
+    cdp = relay.context.new_cdp_session(page)
+    status: list[str] = []
+    cdp.on(
+        "ServiceWorker.workerVersionUpdated",
+        lambda e: status.extend(
+            v["runningStatus"] for v in e["versions"] if v["scriptURL"].startswith(SCOPE)
+        ),
+    )
+    cdp.send("ServiceWorker.enable")
+    try:
+        relay.warm_bridge(page)
+        outcome = plan_only(relay, tab_id)
+        run_id = outcome["run_id"]
+        assert_not_applied_yet(relay, page, run_id)
+        relay.worker.evaluate("() => { globalThis.__beforeStop = true; }")
+        pid = relay.bridge_pid()
+
+        # Stop the worker between plan and apply: its port closes and the bridge exits.
+        cdp.send("ServiceWorker.stopAllWorkers")
+        wait_until(lambda: status and status[-1] == "stopped", 10, "the worker to stop", page)
+        wait_until(lambda: not _alive(pid), 10, "the bridge to exit with the port", page)
+        assert page.evaluate("window.__inputs") == {"fn": 0, "em": 0}
+
+        # Something wakes the worker (here CDP); at start-up it finds the open run and connects.
+        cdp.send("ServiceWorker.startWorker", {"scopeURL": SCOPE})
+        wait_until(lambda: status and status[-1] == "running", 10, "the worker to start", page)
+        wait_acked(relay, run_id)
+        assert relay.worker.evaluate("() => globalThis.__beforeStop ?? null") is None  # fresh
+        assert relay.connects() == 1  # connected at start-up, with no click
+        assert relay.bridge_pid() != pid
+
+        expected = values(outcome["plan"])
+        assert {k: page.input_value(f"#{k}") for k in expected} == expected
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.__inputs") == {"fn": 1, "em": 1}
+        assert outcomes(relay, run_id) == [(1, "applied", "applied"), (2, "applied", "applied")]
+        assert pending_at_bridge(relay, run_id) == []
+    finally:
+        cdp.detach()
+        page.close()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie (exited, not yet reaped by Chromium) counts as gone.
+    try:
+        return "Z" not in Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return False
