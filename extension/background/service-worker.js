@@ -12,6 +12,7 @@
 //   relayDeliveries        the run bookkeeping in chrome.storage.session
 //   RelayNativePort        the class, so tests can open a port with their own timeouts
 
+import { createAutofill } from "./autofill.js";
 import { createDeliveries } from "./deliveries.js";
 import { createFill } from "./fill.js";
 import { NativePort } from "./native-port.js";
@@ -26,7 +27,12 @@ const replay = createReplay(port, deliveries);
 const g = globalThis;
 g.relayPort = port;
 g.RelayNativePort = NativePort;
-g.relayFill = (/** @type {number|undefined} */ tabId, /** @type {any} */ options) => fill.relayFill(tabId, options);
+const autofill = createAutofill((tabId, options) => g.relayFill(tabId, options));
+g.relayFill = async (/** @type {number|undefined} */ tabId, /** @type {any} */ options) => {
+  const outcome = await fill.relayFill(tabId, options);
+  if (outcome.ok && outcome.tab_id !== undefined) await autofill.noteFilled(outcome.tab_id);
+  return outcome;
+};
 g.relaySnapshotTab = fill.snapshotTab;
 g.relayPlanTab = (/** @type {number|undefined} */ tabId) => fill.relayPlanTab(tabId);
 g.relayReplay = replay;
@@ -56,6 +62,19 @@ chrome.commands.onCommand.addListener((command, tab) => {
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   if (!message || typeof message.relay_bg !== "string" || sender.id !== chrome.runtime.id) return false;
   const tabId = sender.tab?.id;
+  if (message.relay_bg === "status") {
+    // The settings page asks whether the bridge answers.
+    port.connect().then(
+      (hello) => sendResponse({ ok: true, state: port.state, hello }),
+      (err) => sendResponse({ ok: false, state: port.state, error: { message: String(err?.message ?? err) } }),
+    );
+    return true;
+  }
+  if (message.relay_bg === "fields-appeared" && tabId !== undefined) {
+    autofill.fieldsAppeared(tabId).then((scheduled) => sendResponse({ ok: true, scheduled }),
+      () => sendResponse({ ok: false }));
+    return true;
+  }
   if (message.relay_bg === "focus" && tabId !== undefined) {
     chrome.tabs.sendMessage(tabId, { relay: "focus", field_id: message.field_id }, { frameId: Number(message.frame) })
       .then(sendResponse, () => sendResponse({ ok: false }));
