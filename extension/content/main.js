@@ -1,11 +1,12 @@
 // The content side's entry (loaded by loader.js in every frame): answers the service worker's
 // messages. Messages carry `relay: <kind>`; every answer is JSON with `ok`.
 
-import { applyDecisions } from "./apply.js";
+import { applyDecisions, lastApplyTimings } from "./apply.js";
 import { startEditTracking } from "./edits.js";
 import { classify, clearMarks, markCounts, showMarks } from "./marks.js";
 import { closePanel, panelState, showPanel } from "./panel.js";
-import { pageText, registry, snapshot, visualTarget } from "./snapshot.js";
+import { lastTimings, pageText, registry, snapshot, visualTarget } from "./snapshot.js";
+import { watchForNewFields } from "./watch.js";
 
 export function start() {
   startEditTracking();
@@ -26,7 +27,7 @@ export async function handleMessage(message) {
         ok: true,
         ...snap,
         job_text: message.want_text ? pageText(message.max_text ?? 20_000) : "",
-        timings_ms: { snapshot: performance.now() - started },
+        timings_ms: { snapshot: performance.now() - started, walk: lastTimings.walk, fields: lastTimings.fields },
       };
     }
     case "apply":
@@ -44,7 +45,11 @@ export async function handleMessage(message) {
       closePanel();
       return { ok: true };
     case "state":
-      return { ok: true, marks: markCounts(), panel: panelState(), fields: registry.size };
+      return {
+        ok: true, marks: markCounts(), panel: panelState(), fields: registry.size,
+        // Where the latest snapshot and apply spent their time (slowest fields first).
+        timings: { snapshot: lastTimings, apply: lastApplyTimings },
+      };
     default:
       return { ok: false, error: { code: "E_UNKNOWN_MESSAGE", message: `unknown message ${message.relay}` } };
   }
@@ -57,6 +62,7 @@ export async function handleMessage(message) {
 async function apply(decisions) {
   const started = performance.now();
   const results = await applyDecisions(decisions);
+  void watchForNewFields();
   const byId = new Map(results.map((r) => [r.field_id, r]));
   /** @type {import("./marks.js").MarkItem[]} */
   const items = [];
@@ -80,7 +86,10 @@ async function apply(decisions) {
       : [visualTarget(entry.el)];
     items.push({ targets, tracked: entry.el, kind, tip });
   }
+  const marking = performance.now();
   showMarks(items);
+  lastApplyTimings.marks = Math.round(performance.now() - marking);
+  lastApplyTimings.total = Math.round(performance.now() - started);
   return { ok: true, results, rows, timings_ms: { apply: performance.now() - started } };
 }
 
