@@ -165,7 +165,7 @@ class Runtime:
         started = time.perf_counter()
         loaded, profile_name = self.profile()
         from bridge.forms import Action, FillPlan
-        from bridge.rules.engine import decide
+        from bridge.rules.engine import decide, detect_ats
 
         decisions = decide(request, loaded)
         planned = time.perf_counter()
@@ -194,7 +194,7 @@ class Runtime:
         plan.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
         _capture(request, plan.run_id)
         record = store.record_plan(
-            request_key, request, plan, loaded, profile_name=profile_name, ats=_ats_of(decisions)
+            request_key, request, plan, loaded, profile_name=profile_name, ats=detect_ats(request)
         )
         # The reply carries every decision: it is the first sending of each delivery.
         store.mark_sent(record.deliveries)
@@ -254,11 +254,3 @@ def _capture(request: FillRequest, run_id: str) -> None:
         (Path(folder) / f"{run_id}.json").write_text(request.model_dump_json(), encoding="utf-8")
     except OSError as exc:
         log.warning("snapshot not captured: %s", exc)
-
-
-def _ats_of(decisions: list[FieldDecision]) -> str:
-    """The ATS whose adapter decided fields, as the engine's reasons name it ('' when none)."""
-    for decision in decisions:
-        if decision.reason.startswith("ats-adapter:"):
-            return decision.reason.split(":", 1)[1].split()[0].strip(";,")
-    return ""

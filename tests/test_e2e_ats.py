@@ -21,10 +21,35 @@ SENSITIVE = {"work_auth", "sponsorship", "eeo"}
 MIN_CORRECT_SHARE = 0.90
 
 
+# The adapters' names for the ATS each fixture replicates (Taleo is Oracle's); forms of vendors
+# without an adapter are recorded with no ATS.
+ADAPTER_OF = {"taleo": "oracle", "personio": "", "welcome-to-the-jungle": ""}
+
+
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> dict[str, FormRun]:
-    home: Path = tmp_path_factory.mktemp("relay-home-ats")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("relay-home-ats")
+
+
+@pytest.fixture(scope="module")
+def runs(home: Path, chromium: str) -> dict[str, FormRun]:
     return {run.slug: run for run in run_all(home)}
+
+
+def test_every_fill_is_a_stored_run_with_its_ats(runs: dict[str, FormRun], home: Path) -> None:
+    from bridge.store import Store
+
+    with Store.open(home) as store:
+        stored = {r["run_id"]: r for r in store.history()}
+    for run in runs.values():
+        expected_ats = ADAPTER_OF.get(run.spec["ats"], run.spec["ats"])
+        for report in run.reports:
+            if not report.ok:
+                continue
+            record = stored[report.run_id]
+            assert record["status"] == "applied", (run.slug, record["status"])
+            assert record["ats"] == expected_ats, (run.slug, record["ats"])
+            assert len(record["decisions"]) == len(report.fields)
 
 
 def test_there_are_enough_fixture_forms() -> None:

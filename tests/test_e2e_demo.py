@@ -49,6 +49,35 @@ def test_relay_demo_fills_the_sample_form(tmp_path: Path, chromium: str) -> None
         for key in ("frame", "locator", "label", "key", "value", "source", "confidence", "status",
                     "reason"):
             assert key in row
+    check_store_after_fill(report, tmp_path)
+
+
+def relay_out(*argv: str, home: Path) -> str:
+    env = {**os.environ, "RELAY_HOME": str(home)}
+    proc = subprocess.run([str(RELAY), *argv], capture_output=True, text=True, timeout=60,
+                          env=env)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def check_store_after_fill(report: dict[str, object], tmp_path: Path) -> None:
+    """The fill is a stored run with its decisions and audit trail, and export/import into an
+    empty RELAY_HOME reproduces history and audit exactly."""
+    home = Path(os.environ["RELAY_HOME"])
+    history = json.loads(relay_out("history", "--json", home=home))
+    (run,) = [r for r in history["runs"] if r["run_id"] == report["run_id"]]
+    assert run["status"] == "applied"
+    assert len(run["decisions"]) == len(report["fields"])  # type: ignore[arg-type]
+    audit = relay_out("audit", "--json", home=home)
+    actions = [e["action"] for e in json.loads(audit)["entries"]]
+    assert "fill.plan" in actions and "fill.applied" in actions
+    assert "ada.lovelace@example.com" not in audit  # the audit says which field, not what
+    export = tmp_path / "export.json"
+    relay_out("export", str(export), home=home)
+    fresh = tmp_path / "fresh-home"
+    relay_out("import", str(export), home=fresh)
+    for command in (("history", "--json"), ("audit", "--json"), ("history",), ("audit",)):
+        assert relay_out(*command, home=fresh) == relay_out(*command, home=home)
 
 
 def test_demo_form_scores_cleanly_against_its_expectations(tmp_path: Path, chromium: str) -> None:

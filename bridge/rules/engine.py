@@ -40,6 +40,13 @@ FILL_BAR = 0.7  # at or above: fill
 FLAG_BAR = 0.5  # between the bars: fill and flag for review; below: leave and flag
 
 
+def detect_ats(request: FillRequest) -> str:
+    """The applicant-tracking system whose adapter recognises the page ("" when none)."""
+    fields = [field_text(field) for frame in request.frames for field in frame.fields]
+    active = ad.active([request.url, *(frame.url for frame in request.frames)], fields)
+    return active[0].name if active else ""
+
+
 def decide(request: FillRequest, profile: LoadedProfile) -> list[FieldDecision]:
     page = Page(url=request.url, title=request.title, job_text=request.job_text)
     page.lang = _page_lang(request)
