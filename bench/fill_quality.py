@@ -1,13 +1,15 @@
 """Fill quality on the ATS fixture forms, end to end in Chromium with rules only.
 
 Prints per form and in total: fillable fields, correct, wrong, left, never-fill violations, and
-wrong answers on work authorization, sponsorship and EEO. Asserts nothing.
-Run: .venv/bin/python bench/fill_quality.py [--verbose] [slug ...]
+wrong answers on work authorization, sponsorship and EEO; then the real-world corpus, as the pages
+are and with autocomplete removed (bench/fill_realworld.py; skip it with --ats-only).
+Asserts nothing. Run: .venv/bin/python bench/fill_quality.py [--verbose] [--ats-only] [slug ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -24,6 +26,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("slugs", nargs="*")
     parser.add_argument("--verbose", action="store_true", help="list every miss")
+    parser.add_argument("--ats-only", action="store_true", help="skip the real-world corpus")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as home:
         runs = run_all(Path(home), set(args.slugs) or None)
@@ -42,6 +45,10 @@ def main() -> None:
     if answerable:
         print(f"\ncorrect of answerable: {100 * totals['correct_answerable'] / answerable:.1f}%  "
               f"wrong fills of all fields: {100 * totals['wrong'] / max(totals['fields'], 1):.2f}%")
+    if not args.ats_only and not args.slugs:
+        print("\n== real-world corpus (bench/fill_realworld.py)", flush=True)
+        subprocess.run([sys.executable, str(Path(__file__).with_name("fill_realworld.py"))],
+                       check=False)
     if args.verbose:
         for run in runs:
             for f in run.score.fields:
