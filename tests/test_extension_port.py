@@ -58,6 +58,7 @@ ANSWERS = {
     "Referral code": ("set_text", "REF-42", "fill"),
     "Promo code": ("set_text", "P-1", "fill"),
     "Website": ("set_text", "https://nope.example", "leave"),
+    "Do you need a visa?": ("choose", "Yes", "fill"),
 }
 
 
@@ -201,6 +202,44 @@ for (const id of ["fn", "em", "cover"]) {
 </body></html>
 """
 
+# Widget shapes the snapshot must model right (each line: what a real site does).
+WIDGETS_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Widgets</title></head><body>
+<form id="w" onsubmit="window.__submitted = (window.__submitted || 0) + 1; return false;">
+  <!-- ARIA 1.1 combobox: the role on a wrapper around the text box (Etsy, Reach UI). -->
+  <label for="zip">Postal code</label>
+  <div role="combobox" aria-haspopup="listbox" aria-owns="zip-list" aria-expanded="false">
+    <input id="zip" name="zip" aria-autocomplete="list" aria-controls="zip-list"></div>
+  <!-- Jobvite: a decorative <i role=radio> inside each choice's label, next to the real radio. -->
+  <fieldset><legend>Are you over 18?</legend>
+    <label class="row"><i class="icon" role="radio" aria-selected="false"></i>
+      <input type="radio" name="adult" value="Yes"> Yes</label>
+    <div class="row"><i class="icon" role="radio" aria-checked="false"></i>
+      <input type="radio" name="adult" value="No" id="adult-no">
+      <label for="adult-no">No</label></div>
+  </fieldset>
+  <!-- Taleo: the prompt option's value is -1. -->
+  <label for="deg">Degree</label>
+  <select id="deg" name="deg"><option value="-1" selected>Select...</option>
+    <option value="1">Bachelor</option><option value="2">Master</option></select>
+  <!-- Pressed-state buttons beside a text box: no widget; only the text box is a field. -->
+  <div class="toolbar-ish"><button type="button" aria-pressed="false">B</button>
+    <button type="button" aria-pressed="false">I</button>
+    <input id="note" aria-label="Note"></div>
+  <!-- A yes/no button pair answering its fieldset's legend. -->
+  <fieldset><legend>Do you need a visa? *</legend>
+    <div class="yn"><button type="button" aria-pressed="false">Yes</button>
+      <button type="button" aria-pressed="false">No</button></div></fieldset>
+</form>
+<script>
+const pair = [...document.querySelectorAll(".yn button")];
+pair.forEach((b) => b.addEventListener("click", () => {
+  pair.forEach((o) => o.setAttribute("aria-pressed", String(o === b)));
+}));
+</script>
+</body></html>
+"""
+
 FRAME_PAGE = """<!doctype html><html><body>
 <div><label for="ref">Referral code</label><input id="ref" name="ref"></div>
 </body></html>
@@ -217,6 +256,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("site")
     (root / "form.html").write_text(FORM_PAGE, encoding="utf-8")
     (root / "frame.html").write_text(FRAME_PAGE, encoding="utf-8")
+    (root / "widgets.html").write_text(WIDGETS_PAGE, encoding="utf-8")
     (root / "empty.html").write_text("<p>nothing to fill</p>", encoding="utf-8")
     handler = functools.partial(_Quiet, directory=str(root))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -607,6 +647,61 @@ def test_fill_applies_marks_and_keeps_person_edits(
         )
         assert result["status"] == "user_edited"
         assert page.input_value("#fn") == "Grace"
+        assert page.evaluate("window.__submitted") is None
+    finally:
+        page.close()
+
+
+def test_snapshot_widget_shapes(browser: tuple[Any, Any, Path], site: str) -> None:
+    context, worker, _ = browser
+    page = context.new_page()
+    page.goto(f"{site}/widgets.html")
+    try:
+        snap = worker.evaluate("(id) => relaySnapshotTab(id)", _tab_id(worker, page.url))
+        fields = FrameSnapshot.model_validate(snap["frames"][0]).fields
+        by_label = {f.label: f for f in fields}
+        # The text box inside a role=combobox wrapper is the field; the wrapper is none.
+        zip_code = by_label["Postal code"]
+        assert (zip_code.tag, zip_code.html_id, zip_code.widget) == ("input", "zip", "combobox")
+        assert not [f for f in fields if f.tag == "div" and f.role == "combobox"]
+        # Decorative role=radio icons are no groups of their own: one group, two choices.
+        groups = [f for f in fields if f.widget == "radio_group"]
+        adult = by_label["Are you over 18?"]
+        assert [o.text for o in adult.options] == ["Yes", "No"]
+        assert [g.label for g in groups] == ["Are you over 18?", "Do you need a visa?"]
+        # A prompt option (value -1) is no value.
+        assert by_label["Degree"].value == ""
+        # Containers the drivers point at but do not claim are no fields: only the text box.
+        assert by_label["Note"].tag == "input"
+        assert not [f for f in fields if f.widget == "other"]
+        # A container's question comes from the snapshot's own label inference (its legend).
+        visa = by_label["Do you need a visa?"]
+        assert visa.label_source == "legend" and visa.required
+        assert [o.text for o in visa.options] == ["Yes", "No"]
+        assert len(fields) == 5, [(f.label, f.widget) for f in fields]
+    finally:
+        page.close()
+
+
+def test_person_edit_of_a_button_pair_is_kept(browser: tuple[Any, Any, Path], site: str) -> None:
+    context, worker, state = browser
+    page = context.new_page()
+    page.goto(f"{site}/widgets.html")
+    try:
+        tab_id = _tab_id(worker, page.url)
+        first = worker.evaluate("(id) => relayFill(id)", tab_id)
+        assert first["ok"], first
+        assert page.get_attribute(".yn button:first-child", "aria-pressed") == "true"
+        # The person answers otherwise with a click: no input event, only the pair's state.
+        page.click(".yn button:last-child")
+        again = worker.evaluate("(id) => relayFill(id)", tab_id)
+        assert again["ok"], again
+        request = FillRequest.model_validate_json((state / "fill.plan.json").read_text())
+        visa = next(f for f in request.all_fields() if f.label == "Do you need a visa?")
+        assert visa.user_edited is True and visa.value == "No"
+        result = next(r for r in again["applied"] if r["field_id"] == visa.id)
+        assert result["status"] == "user_edited"
+        assert page.get_attribute(".yn button:last-child", "aria-pressed") == "true"
         assert page.evaluate("window.__submitted") is None
     finally:
         page.close()

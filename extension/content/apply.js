@@ -25,17 +25,42 @@ const APPLY_TIMEOUT_MS = 15_000;
 export async function applyDecisions(decisions) {
   /** @type {ApplyResult[]} */
   const results = [];
+  /** @type {{id: string, widget: string, ms: number}[]} */
+  const slow = [];
+  /** @type {Promise<void>[]} uploads still waiting for the page to show it took the file */
+  const uploads = [];
   for (const decision of decisions) {
     const base = { field_id: String(decision.field_id), frame: String(decision.frame ?? "0") };
-    try {
-      results.push({ ...base, ...(await applyOne(decision)) });
-    } catch (err) {
+    const entry = registry.get(base.field_id);
+    const started = performance.now();
+    const run = applyOne(decision).then(
+      (outcome) => ({ ...base, ...outcome }),
       // A broken driver or page script must not stop the rest of the plan.
-      results.push({ ...base, status: "refused", detail: `error: ${err instanceof Error ? err.message : String(err)}`, value_after: "" });
+      (err) => ({ ...base, status: "refused", detail: `error: ${err instanceof Error ? err.message : String(err)}`, value_after: "" }),
+    ).then((result) => {
+      const took = performance.now() - started;
+      if (took >= 5) {
+        slow.push({ id: base.field_id, widget: `${entry?.driver?.name ?? entry?.widget ?? "-"}:${decision.label ?? ""}`.slice(0, 60), ms: Math.round(took) });
+      }
+      return result;
+    });
+    const slot = results.length;
+    results.push(/** @type {any} */ (null));
+    if (entry?.widget === "file" && ACTIVE.has(decision.status)) {
+      // An upload answers nothing else and the page may take a moment to show it: confirm it
+      // while the rest of the plan goes on.
+      uploads.push(run.then((result) => { results[slot] = result; }));
+    } else {
+      results[slot] = await run;
     }
   }
+  await Promise.all(uploads);
+  lastApplyTimings.slow = slow.sort((a, b) => b.ms - a.ms).slice(0, 15);
   return results;
 }
+
+/** The slowest decisions of the latest apply in this frame (ms), for profiling. */
+export const lastApplyTimings = { slow: /** @type {{id: string, widget: string, ms: number}[]} */ ([]), marks: 0, total: 0 };
 
 /** @param {Decision} decision @returns {Promise<Omit<ApplyResult, "field_id"|"frame">>} */
 async function applyOne(decision) {

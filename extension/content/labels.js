@@ -151,11 +151,14 @@ function structuralLabel(el) {
     const got = cleanLabel(labelText(label, el), "label-for");
     if (got.text) return got;
   }
+  const aria = ariaLabel(el, [el]);
+  // A label that only wraps its control as the clickable box (an upload's "Import" button)
+  // yields to the author's explicit aria-labelledby, as it does in the accessible name.
+  if (wrapping.length && aria.source === "aria-labelledby" && !labelIsValue(el, aria.text)) return aria;
   for (const label of wrapping) {
     const got = cleanLabel(labelText(label, el), "label-wrap");
     if (got.text) return got;
   }
-  const aria = ariaLabel(el, [el]);
   // A popup button's aria-label often repeats its shown value ("Select One Required"), which is
   // no question: keep looking, and use it only when nothing else names the control.
   const ariaIsValue = aria.text !== "" && labelIsValue(el, aria.text);
@@ -164,7 +167,9 @@ function structuralLabel(el) {
   const attr = el.tagName.includes("-") ? el.getAttribute("label") : null;
   if (attr && norm(attr)) return cleanLabel(attr, "aria-label");
   const fieldset = el.closest("fieldset");
-  if (fieldset && controlsIn(fieldset) <= 1) {
+  // The legend names the one control of its fieldset, or a group container holding all of them
+  // (a yes/no pair, a checkbox panel): then it asks this question and nothing wider.
+  if (fieldset && (controlsIn(fieldset) <= 1 || holdsEveryControl(el, fieldset))) {
     const legend = legendOf(/** @type {HTMLFieldSetElement} */ (fieldset));
     if (legend.text) return legend;
   }
@@ -224,6 +229,13 @@ function rootLabelFor(/** @type {Element} */ el) {
 function legendOf(/** @type {HTMLFieldSetElement} */ fieldset) {
   const legend = [...fieldset.children].find((c) => c.tagName === "LEGEND");
   return legend ? cleanLabel(textOf(legend), "legend") : NONE;
+}
+
+/** Whether `container` (not a control itself) holds every control of `fieldset`. */
+function holdsEveryControl(/** @type {Element} */ container, /** @type {Element} */ fieldset) {
+  if (container.matches("input, select, textarea, button")) return false;
+  const controls = [...fieldset.querySelectorAll(CONTROL_SELECTOR)];
+  return controls.length > 0 && controls.every((c) => container.contains(c));
 }
 
 /** Fillable controls inside a container (a radio group counts once per name). @param {Element} el */

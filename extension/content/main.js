@@ -23,10 +23,13 @@ export async function handleMessage(message) {
     case "snapshot": {
       const started = performance.now();
       const snap = await snapshot();
+      const reading = performance.now();
+      const jobText = message.want_text ? pageText(message.max_text ?? 20_000) : "";
+      lastTimings.text = Math.round(performance.now() - reading);
       return {
         ok: true,
         ...snap,
-        job_text: message.want_text ? pageText(message.max_text ?? 20_000) : "",
+        job_text: jobText,
         timings_ms: { snapshot: performance.now() - started, walk: lastTimings.walk, fields: lastTimings.fields },
       };
     }

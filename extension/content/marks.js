@@ -130,8 +130,11 @@ function paint(item, ring, badge) {
 }
 
 function position() {
-  for (const { item, ring, badge } of overlay?.items ?? []) {
-    const rect = unionRect(item.targets.filter((t) => t.isConnected));
+  const items = overlay?.items ?? [];
+  // Every read before any write: a style write between two reads forces a fresh layout per mark.
+  const rects = items.map(({ item }) => unionRect(item.targets.filter((t) => t.isConnected)));
+  for (const [i, { ring, badge }] of items.entries()) {
+    const rect = rects[i];
     if (!rect) {
       ring.classList.add("hidden");
       badge.classList.add("hidden");

@@ -4,6 +4,7 @@
 // from an older snapshot still finds its controls, and a re-rendered control reads as not_found.
 
 import * as drivers from "./drivers/index.js";
+import { isPlaceholderOption } from "./drivers/util.js";
 import {
   cap, commonAncestor, composedParent, deepDescendants, isVisible, norm, textOf, walkElements,
 } from "./dom.js";
@@ -38,6 +39,8 @@ const BASE_CANDIDATES = [
   "[role=spinbutton]", "[aria-haspopup=listbox]",
 ].join(",");
 const NOT_FILLABLE_TYPES = new Set(["hidden", "submit", "button", "reset", "image"]);
+const TEXT_BOX = "input:not([type]), input[type=text], input[type=search], input[type=email], input[type=tel], "
+  + "input[type=url], input[type=number], textarea";
 
 /** Relay's own page UI (marks, panel) carries this attribute and is never snapshotted. */
 export const RELAY_UI_ATTR = "data-relay-ui";
@@ -47,6 +50,13 @@ const elementIds = new WeakMap();
 /** @type {WeakMap<Element, string>} a group's id, keyed by its first member */
 const groupIds = new WeakMap();
 let counter = 0;
+
+/**
+ * Where the latest snapshot spent its time (ms): the walk, the fields, and the slowest describes,
+ * so a slow page names its slow widgets; `text` is reading the page's text for the plan.
+ * @type {{walk: number, fields: number, text: number, slow: {id: string, widget: string, ms: number}[]}}
+ */
+export const lastTimings = { walk: 0, fields: 0, text: 0, slow: [] };
 
 /** id → entry, as of the latest snapshot. @type {Map<string, Entry>} */
 export const registry = new Map();
@@ -123,6 +133,9 @@ function safeFindDriver(el) {
 export async function snapshot() {
   registry.clear();
   useWidgetParts(partOfWidget);
+  const t0 = performance.now();
+  /** @type {{id: string, widget: string, ms: number}[]} */
+  const slow = [];
   const selector = candidateSelector();
   // First pass: the candidates in document order with the heading above each. Collected before any
   // driver's describe() runs, since describing may open and close menus (changing the DOM).
@@ -144,6 +157,7 @@ export async function snapshot() {
     if (el.matches(selector) && isCandidate(el) && !partOfWidget(el)) found.push({ el, section });
   }
 
+  const t1 = performance.now();
   /** @type {WeakSet<Element>} elements owned by a driver or a group already taken */
   const taken = new WeakSet();
   /** @type {FormField[]} */
@@ -153,7 +167,11 @@ export async function snapshot() {
   for (const { el, section: heading } of found) {
     if (fields.length >= MAX_FIELDS) break;
     if (taken.has(el) || !el.isConnected) continue;
+    const started = performance.now();
     const driver = safeFindDriver(el);
+    // Containers the drivers asked to see (CANDIDATE_SELECTOR) are fields only when a driver
+    // operates them; unclaimed, they are layout, not controls.
+    if (!driver && !el.matches(BASE_CANDIDATES)) continue;
     let field = null;
     if (driver) {
       field = await driverField(el, driver, heading);
@@ -185,6 +203,8 @@ export async function snapshot() {
       field = controlField(el, heading);
     }
     if (!field) continue;
+    const took = performance.now() - started;
+    if (took >= 5) slow.push({ id: field.id, widget: `${driver?.name ?? "-"}:${field.label}`.slice(0, 60), ms: Math.round(took) });
     const entry = registry.get(field.id);
     if (entry) {
       for (const m of entry.members) taken.add(m);
@@ -195,6 +215,9 @@ export async function snapshot() {
     }
     fields.push(field);
   }
+  lastTimings.walk = Math.round(t1 - t0);
+  lastTimings.fields = Math.round(performance.now() - t1);
+  lastTimings.slow = slow.sort((a, b) => b.ms - a.ms).slice(0, 15);
   return { url: location.href, title: document.title, fields };
 }
 
@@ -268,6 +291,9 @@ function isCandidate(el) {
   // the field (it has the value, the focus and usually the label).
   if (el.shadowRoot?.querySelector("input:not([type=hidden]), select, textarea")) return false;
   const role = el.getAttribute("role");
+  // ARIA 1.1 comboboxes put the role on a wrapper around the text box (Etsy, Reach UI): the text
+  // box is the field, with its own label and value.
+  if (role === "combobox" && el.querySelector(TEXT_BOX)) return false;
   if (role === "listbox" && !(el instanceof HTMLSelectElement)) {
     // A combobox's popup is part of that combobox, and a closed menu is no field of its own.
     if (el.closest("[role=combobox]") || !isVisible(el)) return false;
@@ -276,17 +302,31 @@ function isCandidate(el) {
       return false;
     }
   }
-  if ((role === "radio" || role === "checkbox" || role === "switch") && !(el instanceof HTMLInputElement)) {
-    // A styled icon standing in for a native radio/checkbox next to it (Jobvite's <i role=radio>
-    // inside the input's label) is decoration: the native input is the field.
-    const label = el.closest("label");
-    const native = label?.control ?? el.parentElement?.querySelector(":scope > input[type=radio], :scope > input[type=checkbox]");
-    if (native instanceof HTMLInputElement && (native.type === "radio" || native.type === "checkbox")) return false;
+  if ((role === "radio" || role === "checkbox" || role === "switch") && !(el instanceof HTMLInputElement)
+    && isDecorativeChoice(el)) {
+    return false;
   }
   if ((role === "radio" || role === "checkbox") && el.closest("[role=radiogroup]")) {
     return role === "checkbox"; // radios are taken with their group
   }
   return true;
+}
+
+/**
+ * A styled icon standing in for a native radio/checkbox (Jobvite's <i role=radio> inside the
+ * input's label): decoration, the native input is the field. Either the label it sits in controls
+ * a native choice, or it has no name, no text and no focus of its own beside a native choice.
+ * @param {Element} el
+ */
+function isDecorativeChoice(el) {
+  const label = el.closest("label");
+  const isChoice = (/** @type {unknown} */ n) => n instanceof HTMLInputElement
+    && (n.type === "radio" || n.type === "checkbox");
+  if (isChoice(label?.control)) return true;
+  const box = label ?? el.parentElement;
+  if (!box || !isChoice(box.querySelector("input[type=radio], input[type=checkbox]"))) return false;
+  return !el.hasAttribute("tabindex") && !textOf(el) && !el.getAttribute("aria-label")
+    && !el.getAttribute("aria-labelledby");
 }
 
 // --- fields ------------------------------------------------------------------------------------
@@ -366,6 +406,12 @@ function controlField(/** @type {Element} */ el, /** @type {string} */ section) 
 async function driverField(el, driver, section) {
   const field = baseField(el, widgetOf(el), section);
   field.value = currentValue(el);
+  if (el instanceof HTMLInputElement && el.type === "hidden") {
+    // The backing value of a widget (select2 3.x on a hidden input): the person operates the
+    // widget, so the field is the widget (its kind comes from describe), not a hidden input.
+    field.type = "";
+    field.widget = "combobox";
+  }
   if (!field.visible) {
     // Libraries hide the control they drive (select2's <select>) and show their own parts next
     // to it: the field is as visible as those parts. describe() may still say otherwise.
@@ -540,18 +586,20 @@ export function trackedValue(entry) {
     return entry.members.filter(isChecked).map((m) => optionText(m) || choiceValue(m)).join(", ");
   }
   if (entry.kind === "option") return isChecked(entry.el) ? "true" : "";
+  // A widget's driver knows what it shows (a yes/no pair, date sections, a Fabric button), where
+  // the element's own value says nothing.
+  if (entry.kind === "driver" && entry.driver && typeof entry.driver.read === "function") {
+    try {
+      return String(entry.driver.read(entry.el) ?? "");
+    } catch {
+      return currentValue(entry.el);
+    }
+  }
   return currentValue(entry.el);
 }
 
-/**
- * An option that only prompts ("Select…", "-- Please choose --", value "" or "-1"): chosen, it is
- * no answer.
- * @param {HTMLOptionElement} o
- */
-export function isPlaceholderOption(o) {
-  if (o.value === "" || o.value === "-1") return true;
-  return o.index === 0 && /^[\s\-–—.…]*(select|choose|please|pick|--|bitte|sélection|choisi|seleccion)/i.test(o.text);
-}
+// An option that only prompts ("Select…", value "" or "-1"): chosen, it is no answer.
+export { isPlaceholderOption };
 
 /** @param {Element} el */
 export function isChecked(el) {

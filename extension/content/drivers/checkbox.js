@@ -1,7 +1,7 @@
 // A single checkbox (native or role=checkbox): set it to the decision's `checked`.
 import { checkboxGroup } from "./checkbox_group.js";
 import { clickChoice, isOn } from "./choices.js";
-import { choiceLabel, isLocked, outcome, sleep, waitFor } from "./util.js";
+import { choiceLabel, isLocked, outcome, settle, waitFor } from "./util.js";
 
 /** @param {Element} el */
 const label = (el) => (el instanceof HTMLInputElement ? choiceLabel(el) : "");
@@ -35,7 +35,7 @@ export const checkbox = {
       clickChoice(el);
       await waitFor(() => isOn(el) === want, 500);
     }
-    await sleep(30);
+    await settle();
     if (isOn(el) !== want) return outcome("refused", "the page kept the old state", checkbox.read(el));
     return outcome("applied", want ? "checked" : "unchecked", checkbox.read(el));
   },

@@ -1,8 +1,8 @@
 // Checkbox groups answering one question (Greenhouse `fieldset.checkbox` with `name="question_X[]"`,
 // Ashby MultiValueSelect, Workable `[data-input-type=checkbox]`): the decision's values are the
 // boxes to tick, matched by value or label text; the others are cleared.
-import { checkboxChoices, clickChoice, isOn, legendLabel } from "./choices.js";
-import { isLocked, matchOption, outcome, sleep, waitFor, wantedOf } from "./util.js";
+import { checkboxChoices, clickChoice, isOn } from "./choices.js";
+import { isLocked, matchOption, outcome, settle, waitFor, wantedOf } from "./util.js";
 
 /** @param {ReturnType<typeof checkboxChoices>} choices */
 const shown = (choices) => choices.filter((c) => c.selected).map((c) => c.text).join(", ");
@@ -19,7 +19,7 @@ export const checkboxGroup = {
   },
   async describe(el) {
     const choices = checkboxChoices(el);
-    return { ...legendLabel(el), widget: "checkbox_group", multiple: true,
+    return { widget: "checkbox_group", multiple: true,
       options: choices.map(({ value, text, selected }) => ({ value, text, selected })),
       value: shown(choices) };
   },
@@ -42,7 +42,7 @@ export const checkboxGroup = {
       clickChoice(c.el);
       await waitFor(() => isOn(c.el) === want, 500);
     }
-    await sleep(30);
+    await settle();
     const after = checkboxChoices(el);
     const wrong = after.filter((c) => c.selected !== picks.some((p) => p.el === c.el));
     if (wrong.length) {

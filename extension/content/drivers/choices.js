@@ -82,25 +82,6 @@ export function checkboxChoices(el) {
 }
 
 /**
- * The legend of the fieldset a group container is (or sits alone in): the question a group of
- * choices answers. Empty when there is none, so the snapshot's own label stands.
- * @param {Element} container
- * @returns {{label?: string, label_source?: string}}
- */
-export function legendLabel(container) {
-  if (container instanceof HTMLInputElement) return {};
-  const fieldset = container.closest("fieldset");
-  if (!fieldset) return {};
-  // The container must hold every choice of that fieldset, or the legend asks something wider.
-  const all = fieldset.querySelectorAll("input, button, [role=radio], [role=checkbox]").length;
-  const mine = container.querySelectorAll("input, button, [role=radio], [role=checkbox]").length;
-  const legend = fieldset.querySelector(":scope > legend");
-  if (!legend || all !== mine) return {};
-  const text = textOf(legend).replace(/\s*\*$/, "");
-  return text ? { label: text, label_source: "legend" } : {};
-}
-
-/**
  * Toggles a choice like a person: a click on the control (a click on a visually hidden radio
  * still activates it; its label would too).
  * @param {Element} el

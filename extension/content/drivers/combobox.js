@@ -3,9 +3,11 @@
 // input events, wait for the suggestions, click the best one, then check the input kept it:
 // many of these clear text that was typed but not chosen from the list.
 import { leave, setTextLikeAPerson } from "../typing.js";
-import { SIBLING_LIST, closePopup, openPopup, popupOf, popupOptions } from "./popup_list.js";
 import {
-  fold, isLocked, keepFocus, keyPress, matchOption, matchSuggestion, norm, outcome, press, sleep, waitFor,
+  SIBLING_LIST, closePopup, listedOptions, notePopupsBefore, openPopup, popupOf, popupOptions,
+} from "./popup_list.js";
+import {
+  fold, isLocked, isVisible, keepFocus, keyPress, matchOption, matchSuggestion, norm, outcome, press, settle, waitFor,
   wantedOf,
 } from "./util.js";
 
@@ -26,6 +28,36 @@ function datalistOptions(input) {
   if (!list) return null;
   return [...list.querySelectorAll("option")].map((o) => ({ value: o.value,
     text: norm(o.label || o.value), selected: o.value === input.value }));
+}
+
+/**
+ * Whether the input's own text is the answer and suggestions only help: a <datalist>, inline
+ * completion (aria-autocomplete=both), or an autofill token such as postal-code or
+ * address-line1 (an address lookup over a plain field).
+ * @param {HTMLInputElement} input
+ */
+function takesFreeText(input) {
+  if (input.list || input.getAttribute("aria-autocomplete") === "both") return true;
+  const tokens = (input.getAttribute("autocomplete") ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  return tokens.length > 0 && !tokens.some((t) => t === "on" || t.startsWith("off"));
+}
+
+/**
+ * After typing: the popup once it lists options. Free-text fields only suggest (address
+ * lookups): a short look. A lookup gets up to 1.5 s while it shows signs of working (an open
+ * popup, aria-expanded, aria-busy), and 0.8 s when nothing at all stirs.
+ * @param {HTMLInputElement} input @param {boolean} free
+ */
+async function waitForSuggestions(input, free) {
+  const started = performance.now();
+  const quiet = free ? 400 : 800;
+  const found = await waitFor(() => {
+    const p = popupOf(input);
+    if (p && popupOptions(p).length) return p;
+    const busy = p || input.getAttribute("aria-expanded") === "true" || input.getAttribute("aria-busy") === "true";
+    return !busy && performance.now() - started > quiet ? "quiet" : null;
+  }, free ? 400 : 1500);
+  return found && found !== "quiet" ? /** @type {Element} */ (found) : null;
 }
 
 /** Whether what the input shows now is the chosen text. */
@@ -51,15 +83,17 @@ export const combobox = {
   async describe(el) {
     const input = /** @type {HTMLInputElement} */ (inputOf(el));
     const value = norm(input.value);
-    const fromList = datalistOptions(input);
+    const fromList = datalistOptions(input) ?? listedOptions(input);
     if (fromList) return { widget: "combobox", role: "combobox", options: fromList, value };
+    // A hidden typeahead (the search box of a closed dropdown) is not opened: nobody can see it.
+    if (!isVisible(input)) return { widget: "combobox", role: "combobox", options: [], value };
     // Select-like comboboxes list their options when opened; typeaheads show nothing until typed.
     const restore = keepFocus(input);
     /** @type {{value: string, text: string, selected: boolean}[]} */
     let options = [];
     try {
-      // Typeaheads show nothing until typed into: do not wait long for them.
-      const popup = await openPopup(input, input.readOnly ? 700 : 350);
+      // Typeaheads show nothing until typed into: a glance, unless the input says it opened.
+      const popup = await openPopup(input, 700, input.readOnly ? {} : { glance: 50 });
       if (popup) {
         options = popupOptions(popup).map(({ value: v, text, selected }) => ({ value: v, text, selected }));
       }
@@ -79,12 +113,16 @@ export const combobox = {
     const before = input.value;
     // Read-only comboboxes (Workable's selects) are chosen from the list, not typed into.
     if (locked === "disabled") return outcome("refused", "combobox is disabled", before);
+    // Text typed into an unseen box (a closed dropdown's search) shows no suggestions to pick.
+    if (!isVisible(input) && !isVisible(input.parentElement)) {
+      return outcome("refused", "the combobox is hidden", before);
+    }
     const suggested = datalistOptions(input);
     if (suggested && locked !== "read-only") {
       // A <datalist> only suggests: the typed text is the answer.
       const hit = matchOption(suggested, wanted);
       setTextLikeAPerson(input, hit ? hit.value : wanted);
-      await sleep(30);
+      await settle();
       if (!kept(input, hit ? hit.value : wanted)) {
         return outcome("refused", "the page dropped the text", input.value);
       }
@@ -92,12 +130,12 @@ export const combobox = {
         input.value);
     }
     let popup = null;
+    // The plan's "set_text" says the text itself is the answer, like a free-text field.
+    const free = takesFreeText(input) || decision.action === "set_text";
     if (locked !== "read-only") {
+      notePopupsBefore(input);
       setTextLikeAPerson(input, wanted, { blur: false });
-      popup = await waitFor(() => {
-        const p = popupOf(input);
-        return p && popupOptions(p).length ? p : null;
-      }, 1500);
+      popup = await waitForSuggestions(input, free);
     }
     // Typing showed nothing: only a select-like combobox still opens on a press or ArrowDown.
     if (!popup && locked === "read-only") popup = await openPopup(input);
@@ -105,12 +143,17 @@ export const combobox = {
     const list = popup;
     const hit = list ? await waitFor(() => matchSuggestion(popupOptions(list), wanted), 700) : null;
     if (!hit) {
-      const free = datalistOptions(input) !== null || input.getAttribute("aria-autocomplete") === "both";
       await closePopup(input);
-      if (free && kept(input, wanted)) {
+      if ((free || !popup) && locked !== "read-only" && kept(input, wanted)) {
         leave(input);
-        await sleep(30);
-        if (kept(input, wanted)) return outcome("applied", "typed; no suggestion needed", input.value);
+        await settle();
+        // With no list at all, the text is the answer if the page keeps it (a lookup that
+        // offered nothing); a widget that takes only picked items clears it on blur.
+        if (!free) await waitFor(() => !kept(input, wanted), 250);
+        if (kept(input, wanted)) {
+          return outcome("applied", free ? "typed; no suggestion needed" : "typed; the page offered no suggestions",
+            input.value);
+        }
       }
       // Leave no half-typed text behind.
       if (input.value !== before && locked !== "read-only") setTextLikeAPerson(input, before, { blur: false });
@@ -124,7 +167,7 @@ export const combobox = {
     // Tab away as a person would; some widgets commit or clear on blur.
     keyPress(input, "Tab", { up: false });
     leave(input);
-    await sleep(50);
+    await settle();
     if (!kept(input, text) && !kept(input, wanted)) {
       return outcome("refused", `"${text}" did not stay in the field`, input.value);
     }

@@ -1,7 +1,7 @@
 // Contenteditable editors (rich-text cover letters, role=textbox divs): typed through
 // setTextLikeAPerson, which uses execCommand("insertText") so editors see beforeinput/input.
 import { setTextLikeAPerson } from "../typing.js";
-import { isLocked, norm, outcome, sleep } from "./util.js";
+import { isLocked, norm, outcome, settle } from "./util.js";
 
 /** The editing host (not a nested editable child). @param {Element} el */
 function hostOf(el) {
@@ -28,7 +28,7 @@ export const contentEditable = {
     const text = decision.value ?? "";
     if (!norm(text)) return outcome("skipped", "no text to type", shown(host));
     setTextLikeAPerson(host, text);
-    await sleep(30);
+    await settle();
     if (shown(host) !== norm(text)) return outcome("refused", "the editor did not keep the text", shown(host));
     return outcome("applied", "typed", shown(host));
   },

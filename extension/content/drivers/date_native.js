@@ -1,7 +1,7 @@
 // Native date inputs (type=date, month, week, datetime-local): the value is ISO already.
 import { parseIso } from "./date_format.js";
 import { leave } from "../typing.js";
-import { fire, isLocked, outcome, setNativeValue, sleep } from "./util.js";
+import { fire, isLocked, outcome, setNativeValue, settle } from "./util.js";
 
 /** The input's value form of an ISO date, for its type. */
 function valueFor(/** @type {HTMLInputElement} */ input, /** @type {string} */ iso) {
@@ -38,7 +38,7 @@ export const dateNative = {
     setNativeValue(input, value);
     fire(input, ["input", "change"]);
     leave(input);
-    await sleep(30);
+    await settle();
     if (input.value !== value) return outcome("refused", "the input rejected the date (min/max?)", input.value);
     return outcome("applied", `set ${value}`, input.value);
   },

@@ -2,7 +2,7 @@
 // inputs (also month/year and year-only variants). Each section gets its digits typed in.
 import { leave, setTextLikeAPerson } from "../typing.js";
 import { parseIso } from "./date_format.js";
-import { fire, isLocked, norm, outcome, sleep } from "./util.js";
+import { fire, isLocked, norm, outcome, settle } from "./util.js";
 
 const WRAPPER = "[data-automation-id=dateInputWrapper], [data-automation-id=dateInputContainer]";
 
@@ -80,7 +80,7 @@ export const dateParts = {
     }
     const last = list.at(-1)?.input;
     if (last) leave(last);
-    await sleep(40);
+    await settle();
     const wrong = list.filter(({ input, kind }) => {
       const got = sectionValue(input).replace(/^0+/, "");
       return got !== String(want[kind ?? "y"]).replace(/^0+/, "");

@@ -4,7 +4,7 @@ import { leave, setTextLikeAPerson } from "../typing.js";
 import {
   defaultFormat, formatDate, formatFromPlaceholder, parseIso, readDate, sameDate,
 } from "./date_format.js";
-import { isLocked, isVisible, keyPress, norm, outcome, press, sleep, waitFor } from "./util.js";
+import { isLocked, isVisible, keyPress, norm, outcome, press, settle, waitFor } from "./util.js";
 
 const PICKER = ".react-datepicker__input-container, .react-datepicker-wrapper";
 
@@ -68,10 +68,11 @@ export const dateText = {
     const doc = input.ownerDocument;
     if (openCalendar(doc)) {
       keyPress(input, "Escape");
-      await waitFor(() => !openCalendar(doc), 300);
+      // Pickers that close on Escape do so at once; the others get the press outside below.
+      await waitFor(() => !openCalendar(doc), 100);
     }
     leave(input);
-    await sleep(50);
+    await settle();
     if (openCalendar(doc)) {
       // Still open (some pickers re-focus on blur while open): a press outside closes it.
       press(doc.body, ["mousedown", "mouseup"]);

@@ -3,7 +3,7 @@
 // Finds the input behind an "Attach" / "Select files" button or a drop zone, and inside open
 // shadow roots (SmartRecruiters' spl-dropzone). Verifies the page took it: the input keeps the
 // file, or the page shows its name (Greenhouse swaps the input for a chip, Workday resets it).
-import { norm, outcome, sleep, textOf, waitFor } from "./util.js";
+import { norm, outcome, settle, textOf, waitFor } from "./util.js";
 
 const GROUP = "[role=group], .file-upload, [data-automation-id=attachments-FileUpload], "
   + "[data-automation-id=file-upload-drop-zone], .ashby-application-form-input-file, fieldset, "
@@ -70,6 +70,28 @@ function shown(input) {
   return names.length ? names.join(", ") : "";
 }
 
+/** How long a page may take to show that it took a file before the input's word is taken. */
+const REACTION_MS = 100;
+
+/**
+ * Resolves at the first change under `node` (the page re-rendering the upload group) or after
+ * `cap` ms, whichever comes first.
+ * @param {Element|null} node @param {number} cap @returns {Promise<void>}
+ */
+function pageReaction(node, cap) {
+  if (!node) return Promise.resolve();
+  return new Promise((resolve) => {
+    const observer = new MutationObserver(() => done());
+    const timer = setTimeout(() => done(), cap);
+    function done() {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve();
+    }
+    observer.observe(node, { childList: true, subtree: true, characterData: true });
+  });
+}
+
 /** @type {import("./util.js").Driver} */
 export const fileUpload = {
   name: "file",
@@ -106,14 +128,17 @@ export const fileUpload = {
     }
     const group = groupOf(input);
     const textBefore = group ? textOf(group) : "";
+    // Pages react a moment later (Greenhouse swaps the input for a chip once uploaded, Workday
+    // resets it and lists the file): judge after the page's first reaction, or a short while
+    // when it shows none. Kept by the input, or named by the page (chip, upload list).
+    const reacted = pageReaction(group ?? input.parentElement, REACTION_MS);
     const transfer = new DataTransfer();
     transfer.items.add(file);
     input.files = transfer.files;
     input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
     input.dispatchEvent(new Event("change", { bubbles: true, composed: true }));
-    // Pages react a moment later (Greenhouse swaps the input for a chip, Workday resets it):
-    // judge after that. Kept by the input, or named by the page (chip, upload list).
-    await sleep(400);
+    await reacted;
+    await settle();
     const took = await waitFor(() => {
       if (input.isConnected && input.files?.[0]?.name === file.name) return "the input holds it";
       const now = group?.isConnected ? textOf(group) : textOf(input.ownerDocument.body);

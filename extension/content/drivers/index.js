@@ -15,7 +15,7 @@ import { dateParts } from "./date_parts.js";
 import { dateText } from "./date_text.js";
 import { fileUpload } from "./file.js";
 import { nativeSelect } from "./native_select.js";
-import { popupSelect } from "./popup_select.js";
+import { popupSelect, proxyTriggerOf } from "./popup_select.js";
 import { radioGroup } from "./radio_group.js";
 import { reactSelect } from "./react_select.js";
 import { select2 } from "./select2.js";
@@ -70,7 +70,9 @@ export function isPartOfWidget(el) {
   try {
     if (el.closest(".select2-container, .select2-drop, .select2-dropdown")) return true;
     if (el instanceof HTMLSelectElement) {
-      return el.matches("[aria-hidden=true]") && Boolean(popupSelect.matches(el));
+      // Fabric's proxy select, or a hidden select whose stand-in button follows it (iCIMS).
+      return (el.matches("[aria-hidden=true]") && Boolean(popupSelect.matches(el)))
+        || proxyTriggerOf(el) !== null;
     }
     if (el instanceof HTMLInputElement) {
       if (el.previousElementSibling?.matches("button[aria-haspopup=listbox]")) return true;

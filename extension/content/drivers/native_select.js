@@ -1,6 +1,6 @@
 // Native <select>, single or multiple: choose options by value (then by visible text).
 import { leave } from "../typing.js";
-import { fire, isLocked, matchOption, norm, outcome, sleep, wantedOf } from "./util.js";
+import { fire, isLocked, isPlaceholderOption, matchOption, norm, outcome, settle, wantedOf } from "./util.js";
 
 /** @param {HTMLSelectElement} sel */
 function readOptions(sel) {
@@ -9,7 +9,7 @@ function readOptions(sel) {
 
 /** What a person sees: the chosen options' texts (a placeholder option counts as empty). */
 function shown(/** @type {HTMLSelectElement} */ sel) {
-  return [...sel.selectedOptions].filter((o) => o.value !== "").map((o) => norm(o.text)).join(", ");
+  return [...sel.selectedOptions].filter((o) => !isPlaceholderOption(o)).map((o) => norm(o.text)).join(", ");
 }
 
 /** @type {import("./util.js").Driver} */
@@ -43,7 +43,7 @@ export const nativeSelect = {
     }
     fire(sel, ["input", "change"]);
     leave(sel);
-    await sleep(30); // let a framework re-render (and possibly undo) before re-reading
+    await settle(); // let a framework re-render (and possibly undo) before re-reading
     const ok = picks.every((o) => o.selected)
       && (sel.multiple || sel.selectedIndex === picks[0].index);
     if (!ok) return outcome("refused", "the page reset the selection", shown(sel));

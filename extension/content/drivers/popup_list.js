@@ -15,8 +15,10 @@ const NOT_POPUP = "[data-automation-id=selectedItemList]";
 const NOT_OPTION = "[data-automation-id=promptBackButton], [data-automation-id=promptEmptyText]";
 
 /** Placeholder texts that mean "nothing chosen yet". */
-const PLACEHOLDER =
-  /^[-–—\s]*(please\s+)?(select|choose|pick)(\s+(one|an?\s+option|an?\s+answer))?\s*(\.\.\.|…)?[-–—\s]*$/i;
+const PLACEHOLDER = new RegExp("^[-–—\\s]*(please\\s+|bitte\\s+|veuillez\\s+)?"
+  + "(select|choose|pick|make\\s+a\\s+selection|(aus)?wählen|s[ée]lectionne[zr]?|choisi(r|ssez)|seleccion[ae]r?|selecione|kies|selecteer)"
+  + "(\\s+(one|an?\\s+option|an?\\s+answer|sie|une\\s+option|una\\s+opci[oó]n|uma\\s+op[cç][aã]o|een\\s+optie))?"
+  + "\\s*(\\.\\.\\.|…)?[-–—\\s]*$", "i");
 
 /** @param {string} text */
 export function isPlaceholder(text) {
@@ -56,13 +58,32 @@ export function popupOf(trigger) {
   }
   const beside = trigger.parentElement?.querySelector(`:scope > :is(${SIBLING_LIST})`);
   if (beside && isVisible(beside) && beside.querySelector(OPTION)) return beside;
+  const before = shownBefore.get(trigger);
   for (const root of rootsOf(trigger)) {
     const candidates = [...root.querySelectorAll(POPUP)]
       .filter((p) => isVisible(p) && !p.contains(trigger) && !p.parentElement?.closest(POPUP)
-        && !p.matches(NOT_POPUP) && p.querySelector(OPTION));
+        && !p.matches(NOT_POPUP) && !before?.has(p) && p.querySelector(OPTION));
     if (candidates.length) return candidates.at(-1) ?? null;
   }
   return null;
+}
+
+/** Per trigger: the lists already showing before Relay opened it (another control's). */
+const shownBefore = new WeakMap();
+
+/**
+ * Remembers which lists show before Relay presses or types into `trigger`, so a list that was
+ * already open (an always-visible listbox elsewhere on the page) is never taken for its popup.
+ * @param {Element} trigger
+ */
+export function notePopupsBefore(trigger) {
+  shownBefore.delete(trigger);
+  /** @type {Set<Element>} */
+  const seen = new Set();
+  for (const root of rootsOf(trigger)) {
+    for (const p of root.querySelectorAll(POPUP)) if (isVisible(p)) seen.add(p);
+  }
+  shownBefore.set(trigger, seen);
 }
 
 /**
@@ -85,33 +106,78 @@ export function popupOptions(popup) {
 }
 
 /**
+ * The options of the list a closed trigger names (aria-controls / aria-owns) when the page keeps
+ * that list in the DOM while it is closed (intl-tel-input's country list): read without opening
+ * anything. Null when the list is not there or holds no options.
+ * @param {Element} trigger
+ * @returns {{value: string, text: string, selected: boolean}[]|null}
+ */
+export function listedOptions(trigger) {
+  for (const ref of [trigger.getAttribute("aria-controls"), trigger.getAttribute("aria-owns")]) {
+    const list = byId(trigger, ref);
+    if (!list || list.contains(trigger) || !list.matches(POPUP)) continue;
+    const nodes = [...list.querySelectorAll(OPTION)]
+      .filter((n) => !n.parentElement?.closest(OPTION) && !n.matches(NOT_OPTION)
+        && n.getAttribute("aria-disabled") !== "true");
+    if (!nodes.length) continue;
+    return nodes.map((n) => {
+      const text = norm(n.getAttribute("data-automation-label") ?? textOf(n));
+      return { value: n.getAttribute("data-value") ?? text, text,
+        selected: n.getAttribute("aria-selected") === "true" || n.getAttribute("aria-checked") === "true" };
+    });
+  }
+  return null;
+}
+
+/**
  * Opens the popup the way a person does: a press, then ArrowDown (then Space on buttons). Never
  * Enter: a page may submit its form on it.
  * @param {Element} trigger
  * @param {number} [patience]  ms to wait after the press (keys get a little less)
+ * @param {{glance?: number}} [opts]  glance: see waitForPopup
  * @returns {Promise<Element|null>}
  */
-export async function openPopup(trigger, patience = 700) {
+export async function openPopup(trigger, patience = 700, opts = {}) {
   const already = trigger.getAttribute("aria-expanded") === "true" ? popupOf(trigger) : null;
   if (already) return already;
+  notePopupsBefore(trigger);
   press(trigger);
-  let popup = await waitFor(() => popupOf(trigger), patience);
-  const keys = trigger.matches("input, textarea") ? ["ArrowDown"] : ["ArrowDown", " "];
+  let popup = await waitForPopup(trigger, patience, opts.glance);
+  // A typeahead that a press did not open waits for typing: no key probes (glance).
+  const keys = opts.glance ? [] : trigger.matches("input, textarea") ? ["ArrowDown"] : ["ArrowDown", " "];
   for (const key of keys) {
     if (popup) break;
     /** @type {HTMLElement} */ (trigger).focus?.({ preventScroll: true });
     keyPress(trigger, key);
-    popup = await waitFor(() => popupOf(trigger), Math.round(patience * 0.6));
+    popup = await waitForPopup(trigger, Math.round(patience * 0.6), opts.glance);
   }
   return popup;
+}
+
+/**
+ * Waits for the trigger's popup. With `glance`, gives up after that many ms unless the trigger
+ * says it opened (aria-expanded=true, options still loading): a typeahead that shows nothing
+ * until typed into is not waited on for the full patience.
+ * @param {Element} trigger @param {number} patience @param {number} [glance]
+ */
+async function waitForPopup(trigger, patience, glance) {
+  if (!glance || glance >= patience) return waitFor(() => popupOf(trigger), patience);
+  const expanded = () => trigger.getAttribute("aria-expanded") === "true";
+  const first = await waitFor(() => popupOf(trigger) ?? (expanded() ? "expanded" : null), glance);
+  if (first && first !== "expanded") return /** @type {Element} */ (first);
+  if (!first) return null;
+  return waitFor(() => popupOf(trigger), patience - glance);
 }
 
 /** Closes any popup the trigger opened: Escape, then a press outside. @param {Element} trigger */
 export async function closePopup(trigger) {
   if (!popupOf(trigger)) return;
   const doc = trigger.ownerDocument;
+  const wasExpanded = trigger.getAttribute("aria-expanded") === "true";
   keyPress(doc.activeElement && doc.activeElement !== doc.body ? doc.activeElement : trigger, "Escape");
-  if (await waitFor(() => !popupOf(trigger), 300)) return;
-  press(doc.body, ["mousedown", "mouseup"]);
+  // A list that closes on Escape starts closing within a task or two (the trigger says so even
+  // while the list fades out); one that ignores Escape (iCIMS) gets the press outside at once.
+  const closing = () => !popupOf(trigger) || (wasExpanded && trigger.getAttribute("aria-expanded") === "false");
+  if (!(await waitFor(closing, 25))) press(doc.body, ["mousedown", "mouseup"]);
   await waitFor(() => !popupOf(trigger), 300);
 }

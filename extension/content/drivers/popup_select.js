@@ -3,16 +3,21 @@
 // portal as role=option / role=menuitem, and a click on one commits it.
 import { closePopup, isPlaceholder, openPopup, popupOptions } from "./popup_list.js";
 import {
-  fold, isLocked, keepFocus, matchOption, outcome, press, sleep, textOf, waitFor, wantedOf,
+  fold, isLocked, isPlaceholderOption, isVisible, keepFocus, matchOption, norm, outcome, press, settle, textOf,
+  waitFor, wantedOf,
 } from "./util.js";
 
 const TRIGGER = ".fab-SelectToggle, [role=combobox][aria-haspopup=listbox]:not(input), "
   + "[role=button][aria-haspopup=listbox], [role=button][aria-haspopup=true][aria-expanded], "
   + "[data-fabric-component=Select] button[aria-haspopup]";
 
+const TEXT_BOX = "input:not([type]), input[type=text], input[type=search], input[type=email], "
+  + "input[type=tel], input[type=url], input[type=number], textarea";
+
 /** The element a person clicks, for the element the walker found. @param {Element} el */
 function triggerOf(el) {
-  if (el.matches(TRIGGER)) return el;
+  // A combobox role on a wrapper around a text box (ARIA 1.1) is a typeahead, not a button.
+  if (el.matches(TRIGGER)) return el.querySelector(TEXT_BOX) ? null : el;
   // Hidden proxies: Fabric's select, MUI's native input sit next to the trigger.
   if (el.matches("select[aria-hidden=true], input[aria-hidden=true], input.MuiSelect-nativeInput")) {
     for (const sib of [el.previousElementSibling, el.nextElementSibling]) {
@@ -33,6 +38,40 @@ function shown(trigger) {
   return isPlaceholder(text) ? "" : text;
 }
 
+/**
+ * The hidden native <select> a select button stands in for: right before the button or its
+ * wrapper, not rendered, and showing the same choice (or both showing none). Null otherwise.
+ * @param {Element} trigger @param {string} value  what the button shows
+ * @returns {HTMLSelectElement|null}
+ */
+function modelSelect(trigger, value) {
+  /** @type {Element|null} */
+  let node = trigger;
+  for (let depth = 0; node && depth < 3; depth += 1, node = node.parentElement) {
+    const prev = node.previousElementSibling;
+    if (!(prev instanceof HTMLSelectElement)) continue;
+    // Fabric's proxy holds only the chosen option: no list to read there.
+    if (isVisible(prev) || prev.multiple || prev.options.length < 2) return null;
+    const chosen = [...prev.selectedOptions].filter((o) => !isPlaceholderOption(o)).map((o) => norm(o.text)).join(", ");
+    return fold(chosen) === fold(value) ? prev : null;
+  }
+  return null;
+}
+
+/**
+ * The select button standing in for a hidden native <select> (right after it, or inside the
+ * element right after it): the control a person uses, while the select only keeps the value.
+ * @param {HTMLSelectElement} select
+ * @returns {Element|null}
+ */
+export function proxyTriggerOf(select) {
+  const next = select.nextElementSibling;
+  if (!next || select.multiple || select.options.length < 2) return null;
+  const trigger = next.matches(TRIGGER) ? next : next.querySelector(TRIGGER);
+  if (!trigger || trigger.querySelector(TEXT_BOX)) return null;
+  return modelSelect(trigger, shown(trigger)) === select ? trigger : null;
+}
+
 /** @type {import("./util.js").Driver} */
 export const popupSelect = {
   name: "popup-select",
@@ -44,6 +83,12 @@ export const popupSelect = {
   async describe(el) {
     const trigger = /** @type {Element} */ (triggerOf(el));
     const value = shown(trigger);
+    // A button standing in for a hidden native select (iCIMS): the select lists the options.
+    const model = modelSelect(trigger, value);
+    if (model) {
+      return { widget: "listbox", value, options: [...model.options].map((o) => ({ value: o.value,
+        text: norm(o.text), selected: o.selected && !isPlaceholderOption(o) })) };
+    }
     const restore = keepFocus(trigger);
     /** @type {{value: string, text: string, selected: boolean}[]} */
     let options = [];
@@ -74,7 +119,7 @@ export const popupSelect = {
       if (!hit) return outcome("refused", `no option matches "${wanted}"`, shown(trigger));
       press(hit.el);
       const ok = await waitFor(() => fold(shown(trigger)) === fold(hit.text), 800);
-      await sleep(20);
+      await settle();
       if (!ok) return outcome("refused", `"${hit.text}" did not commit`, shown(trigger));
       return outcome("applied", `chose "${hit.text}"`, shown(trigger));
     } finally {

@@ -1,8 +1,8 @@
 // Radio groups: native radios sharing a name (also Ashby's value="on" radios, chosen by label
 // text), role=radio groups, and button-style yes/no pairs (Ashby `button[data-option=yes|no]`
 // with aria-pressed over a hidden checkbox, Oracle pills, Workable option divs).
-import { TOGGLE_BUTTON, clickChoice, isOn, legendLabel, radioChoices } from "./choices.js";
-import { isLocked, matchOption, outcome, sleep, waitFor, wantedOf } from "./util.js";
+import { TOGGLE_BUTTON, clickChoice, isOn, radioChoices } from "./choices.js";
+import { isLocked, matchOption, outcome, settle, waitFor, wantedOf } from "./util.js";
 
 /** Ashby's hidden checkbox behind yes/no buttons: the buttons are what a person uses. */
 function yesNoBehind(/** @type {Element} */ el) {
@@ -37,7 +37,7 @@ export const radioGroup = {
   },
   async describe(el) {
     const choices = radioChoices(groupOf(el));
-    return { ...legendLabel(groupOf(el)), widget: "radio_group",
+    return { widget: "radio_group",
       options: choices.map(({ value, text, selected }) => ({ value, text, selected })),
       value: shown(choices) };
   },
@@ -58,7 +58,7 @@ export const radioGroup = {
       clickChoice(hit.el);
       await waitFor(() => isOn(hit.el), 500);
     }
-    await sleep(30);
+    await settle();
     const after = radioChoices(groupOf(el));
     const now = after.find((c) => c.el === hit.el) ?? after.find((c) => c.text === hit.text);
     if (!now || !now.selected) return outcome("refused", `"${hit.text}" did not stay chosen`, shown(after));

@@ -4,8 +4,7 @@
 // as `.select__single-value` (single) or `.select__multi-value` chips (multi).
 import { leave, setTextLikeAPerson } from "../typing.js";
 import {
-  byId, fold, isLocked, keepFocus, keyPress, matchOption, matchSuggestion, norm, outcome, press, sleep,
-  textOf, waitFor, wantedOf,
+  byId, fold, isLocked, keepFocus, keyPress, matchOption, matchSuggestion, norm, outcome, press, settle, textOf, waitFor, wantedOf,
 } from "./util.js";
 
 const CONTROL = ".select__control, [class*='-control']";
@@ -101,6 +100,17 @@ async function waitForSuggestion(input, wanted) {
   return found && found !== "none" ? found : null;
 }
 
+/**
+ * Whether the open menu is settled without options: it shows a notice ("No options", "Type to
+ * search") and is not loading. An async select says so at once; waiting for options is useless.
+ * @param {HTMLInputElement} input
+ */
+function menuSaysEmpty(input) {
+  const doc = input.ownerDocument;
+  return Boolean(doc.querySelector(".select__menu-notice, [class*='-NoOptionsMessage']"))
+    && !doc.querySelector(".select__menu-notice--loading, [class*='-LoadingMessage'], [class*='loadingIndicator']");
+}
+
 /** Texts of the options the open menu marks selected (opens and closes it). @param {Element} control */
 async function selectedInMenu(control) {
   const input = inputOf(control);
@@ -140,7 +150,7 @@ export const reactSelect = {
     let options = [];
     try {
       if (await openMenu(control)) {
-        await waitFor(() => menuOptions(input).length, 500);
+        await waitFor(() => menuOptions(input).length || menuSaysEmpty(input), 500);
         options = asOptions(menuOptions(input)).map(({ value, text, el: node }) => ({ value, text,
           selected: node.getAttribute("aria-selected") === "true"
             || /--is-selected\b/.test(node.className) || values.includes(text) }));
@@ -173,7 +183,7 @@ export const reactSelect = {
       if (!(await openMenu(control))) {
         return outcome("refused", "the menu did not open", chosen(control).join(", "));
       }
-      await waitFor(() => menuOptions(input).length, 500);
+      await waitFor(() => menuOptions(input).length || menuSaysEmpty(input), 500);
       let hit = matchOption(asOptions(menuOptions(input)), w);
       if (!hit) {
         // Long or async lists: type to filter, as a person would, and wait for the options.
@@ -201,7 +211,7 @@ export const reactSelect = {
     }
     await closeMenu(input);
     leave(input);
-    await sleep(20);
+    await settle();
     const after = chosen(control);
     const stillShown = (/** @type {string} */ p) => after.some((a) => a !== ""
       && (fold(a) === fold(p) || fold(p).includes(fold(a))));

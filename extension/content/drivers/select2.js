@@ -7,7 +7,7 @@
 import { setTextLikeAPerson } from "../typing.js";
 import {
   fire, fold, isLocked, isVisible, keyPress, matchOption, matchSuggestion, norm, outcome, press,
-  sleep, textOf, waitFor, wantedOf,
+  settle, textOf, waitFor, wantedOf,
 } from "./util.js";
 
 /**
@@ -144,7 +144,7 @@ async function applyByQuery(parts, decision) {
   press(hit.el, ["pointerover", "mouseover", "mousemove", "mousedown", "mouseup"]);
   await waitFor(() => input.value !== "" && fold(shown(container)) === fold(hit.text), 600);
   await closeDropdown(doc);
-  await sleep(30);
+  await settle();
   const after = shownValue(parts);
   if (fold(after) !== fold(hit.text)) return outcome("refused", `"${hit.text}" did not commit`, after);
   return outcome("applied", `chose "${hit.text}" from the search results`, after);
@@ -210,7 +210,7 @@ export const select2 = {
       }
     }
     await closeDropdown(doc);
-    await sleep(30);
+    await settle();
     const after = shown(container);
     const missing = picks.filter((p) => !p.el.selected || !fold(after).includes(fold(p.text)));
     if (missing.length) {

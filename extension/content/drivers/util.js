@@ -19,7 +19,36 @@
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Polls `probe` until it returns something truthy or the time runs out.
+ * One turn of the page's task queue: a MessageChannel message runs after tasks already queued
+ * (React's scheduler posts its renders the same way) and is not clamped like nested timers.
+ * @returns {Promise<void>}
+ */
+export function nextTask() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
+ * Lets the page react to what a driver just did (framework re-renders, handlers that undo a
+ * value in a zero-delay timer) before it is read back: a timer turn, then a task turn. A few
+ * milliseconds, where a fixed sleep cost tens per field.
+ * @returns {Promise<void>}
+ */
+export async function settle() {
+  await sleep(0);
+  await nextTask();
+}
+
+/**
+ * Polls `probe` until it returns something truthy or the time runs out. The first checks come
+ * right after the page's next tasks (most widgets react within one), later ones back off to
+ * `interval`, so a quick widget costs a few milliseconds and a slow one no extra work.
  * @template T
  * @param {() => T} probe
  * @param {number} [timeout]
@@ -28,13 +57,40 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function waitFor(probe, timeout = 1500, interval = 20) {
   const end = performance.now() + timeout;
-  for (;;) {
+  for (let round = 0; ; round += 1) {
     let got;
     try { got = probe(); } catch { got = null; }
     if (got) return got;
     if (performance.now() > end) return null;
-    await sleep(interval);
+    if (round < 2) await nextTask();
+    else await sleep(Math.min(interval, 2 ** (round - 1)));
   }
+}
+
+/**
+ * Words that only prompt for a choice, in the languages the rules know ("Select…", "-- Please
+ * choose --", "— Make a Selection —", "Bitte wählen", "Sélectionnez", "Seleccione", "Kies…").
+ */
+const PROMPT = new RegExp("^[\\s\\-–—.…*:]*(please\\s+|bitte\\s+|veuillez\\s+)?("
+  + "select|selecione|seleccion[ae]r?|s[ée]lectionne[zr]?|s[ée]lection|selecteer|choose|choisi(r|ssez)|pick|"
+  + "make\\s+a\\s+(selection|choice)|none\\s+selected|(aus)?w(ä|ae)hlen|auswahl|escolh(a|er)|kies|"
+  + "maak\\s+een\\s+keuze)(?![\\p{L}])", "iu");
+
+/** Whether an option's or button's text only prompts for a choice (or is blank or dashes). @param {string} text */
+export function isPromptText(text) {
+  const t = norm(text).replace(/[\u200b▼▾⌄]/g, "").trim();
+  return !t || /^[-–—_.…\s]+$/.test(t) || PROMPT.test(t);
+}
+
+/**
+ * A <select> option that only prompts: value "" (whatever it says), or value "-1" / "0" or the
+ * first option when its text prompts (Taleo's "Select..." is value -1). Chosen, it is no answer.
+ * @param {HTMLOptionElement} o
+ */
+export function isPlaceholderOption(o) {
+  if (o.value === "") return true;
+  if (o.value === "-1" || o.value === "0" || o.index === 0) return isPromptText(o.text);
+  return false;
 }
 
 /** Collapses white space. @param {unknown} s */

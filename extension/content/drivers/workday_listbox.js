@@ -4,7 +4,7 @@
 // hear": a category, then an item): items are `promptLeafNode`s, anything else there is a category.
 import { closePopup, isPlaceholder, openPopup, popupOf, popupOptions } from "./popup_list.js";
 import {
-  fold, isLocked, keepFocus, matchOption, norm, outcome, press, sleep, textOf, waitFor, wantedOf,
+  fold, isLocked, keepFocus, matchOption, norm, outcome, press, settle, textOf, waitFor, wantedOf,
 } from "./util.js";
 
 const LEAF = "[data-automation-id=promptLeafNode]";
@@ -175,7 +175,7 @@ export const workdayListbox = {
     }
     await closePopup(trigger);
     restore();
-    await sleep(30);
+    await settle();
     const after = shown(trigger);
     const missing = done.filter((d) => !after.split(", ").some((a) => fold(a).startsWith(fold(d))));
     if (missing.length) return outcome("refused", `did not stick: ${missing.join(", ")}`, after);
