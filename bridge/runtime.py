@@ -1,7 +1,7 @@
 """The one runtime every front door calls (native host, CLI, later the loopback HTTP API).
 
 It owns the profile and the store, runs the rules engine on a snapshot, attaches documents,
-records every run, and queues replays of deliveries the extension never acknowledged. Front doors
+records every run, and replays deliveries the extension never acknowledged. Front doors
 never reach past it into the engine or the store.
 """
 
