@@ -296,7 +296,8 @@ def _register_host(udd: Path, state: Path, name: str, protocol: str) -> None:
 def browser(
     tmp_path_factory: pytest.TempPathFactory, chromium: str
 ) -> Iterator[tuple[Any, Any, Path]]:
-    sync_api = pytest.importorskip("playwright.sync_api")
+    from playwright import sync_api
+
     udd = tmp_path_factory.mktemp("udd")
     state = tmp_path_factory.mktemp("host")
     _register_host(udd, state, "dev.relay.bridge", "1.0")

@@ -85,7 +85,8 @@ class Relay:
 
 @pytest.fixture(scope="module")
 def relay(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[Relay]:
-    sync_api = pytest.importorskip("playwright.sync_api")
+    from playwright import sync_api
+
     root = tmp_path_factory.mktemp("replay-site")
     (root / "form.html").write_text(FORM, encoding="utf-8")
     (root / "other.html").write_text("<p>somewhere else</p>", encoding="utf-8")
