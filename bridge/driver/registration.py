@@ -1,26 +1,25 @@
-"""Register the bridge with one throwaway Chromium profile folder (what `relay fill` launches)."""
+"""Register the bridge with one throwaway Chromium profile folder (what `relay fill` launches).
+
+The manifest and the host lookup are `relay install`'s own; only the fallback launcher is ours.
+"""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
 import stat
 import sys
 from pathlib import Path
 
-from bridge.identity import HOST_DESCRIPTION, HOST_NAME, allowed_chrome_origins
+from bridge.identity import HOST_NAME
+from bridge.install.hostpath import default_host_path
+from bridge.install.machine import current_system
+from bridge.install.manifest import build, render, write_atomic
 
 
 def bridge_executable(scratch: Path) -> Path:
     """The installed `relay-bridge`, or a small launcher for this interpreter when there is none."""
-    suffix = ".exe" if os.name == "nt" else ""
-    beside = Path(sys.executable).parent / f"relay-bridge{suffix}"
-    if beside.is_file():
-        return beside
-    found = shutil.which("relay-bridge")
-    if found:
-        return Path(found)
+    installed = default_host_path(current_system())
+    if installed is not None:
+        return installed
     launcher = scratch / "relay-bridge"
     launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m bridge.host "$@"\n')
     launcher.chmod(launcher.stat().st_mode | stat.S_IXUSR)
@@ -31,16 +30,5 @@ def register_in_user_data_dir(user_data_dir: Path, host_path: Path) -> Path:
     folder = user_data_dir / "NativeMessagingHosts"
     folder.mkdir(parents=True, exist_ok=True)
     manifest = folder / f"{HOST_NAME}.json"
-    manifest.write_text(
-        json.dumps(
-            {
-                "name": HOST_NAME,
-                "description": HOST_DESCRIPTION,
-                "path": str(host_path.resolve()),
-                "type": "stdio",
-                "allowed_origins": allowed_chrome_origins(),
-            },
-            indent=2,
-        )
-    )
+    write_atomic(manifest, render(build("chromium", host_path.absolute())))
     return manifest
