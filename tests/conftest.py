@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from bridge.driver.chromium import find_chromium
+from bridge.protocol.errors import RelayError
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -24,13 +24,10 @@ def relay_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mon
     return home
 
 
-def chromium_path() -> str | None:
-    return os.environ.get("RELAY_CHROMIUM") or shutil.which("chromium")
-
-
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[str]:
-    path = chromium_path()
-    if not path:
-        pytest.fail("Chromium is required for browser tests: run ./dev setup")
-    yield path
+def chromium() -> str:
+    """Chromium's path, found as `relay fill` finds it (RELAY_CHROMIUM, then PATH)."""
+    try:
+        return str(find_chromium())
+    except RelayError as exc:
+        pytest.fail(f"browser tests need Chromium: {exc.message}")

@@ -7,13 +7,10 @@ engine or model. Chromium finds the host through `<user-data-dir>/NativeMessagin
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import stat
 import sys
 import textwrap
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from bridge.driver.chromium import chromium_args
+from bridge.driver.static_server import StaticServer
 from bridge.forms import ApplyReport, FillRequest, FrameSnapshot
 
 REPO = Path(__file__).resolve().parents[1]
@@ -246,11 +245,6 @@ FRAME_PAGE = """<!doctype html><html><body>
 """
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("site")
@@ -258,11 +252,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (root / "frame.html").write_text(FRAME_PAGE, encoding="utf-8")
     (root / "widgets.html").write_text(WIDGETS_PAGE, encoding="utf-8")
     (root / "empty.html").write_text("<p>nothing to fill</p>", encoding="utf-8")
-    handler = functools.partial(_Quiet, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with StaticServer(root) as server:
+        yield server.url("").rstrip("/")
 
 
 def _register_host(udd: Path, state: Path, name: str, protocol: str) -> None:
@@ -307,16 +298,7 @@ def browser(
             str(udd),
             headless=True,
             executable_path=chromium,
-            args=[
-                f"--disable-extensions-except={EXTENSION}",
-                f"--load-extension={EXTENSION}",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
+            args=chromium_args(EXTENSION),
         )
         worker = (
             context.service_workers[0]

@@ -8,13 +8,10 @@ fills each field exactly once and leaves nothing pending at the bridge.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import itertools
 import os
 import signal
 import stat
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -25,6 +22,7 @@ import pytest
 
 from bridge.driver.chromium import launch
 from bridge.driver.registration import bridge_executable, register_in_user_data_dir
+from bridge.driver.static_server import StaticServer
 from tests.bridge_process import BridgeProcess
 from tests.conftest import REPO, SAMPLE_PROFILE
 
@@ -51,11 +49,6 @@ FORM = """<!doctype html><html><head><meta charset="utf-8"><title>Apply</title><
 
 
 _TABS = itertools.count(1)
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 @dataclass
@@ -90,11 +83,6 @@ def relay(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[R
     root = tmp_path_factory.mktemp("replay-site")
     (root / "form.html").write_text(FORM, encoding="utf-8")
     (root / "other.html").write_text("<p>somewhere else</p>", encoding="utf-8")
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root))
-    )
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-
     scratch = tmp_path_factory.mktemp("replay-browser")
     home = tmp_path_factory.mktemp("replay-home")
     pids = scratch / "bridge-pids.txt"
@@ -108,7 +96,7 @@ def relay(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[R
     udd.mkdir()
     register_in_user_data_dir(udd, wrapper)
     env = {"RELAY_PROFILE": str(SAMPLE_PROFILE), "RELAY_HOME": str(home)}
-    with sync_api.sync_playwright() as playwright:
+    with StaticServer(root) as server, sync_api.sync_playwright() as playwright:
         context = launch(playwright, user_data_dir=udd, extension_dir=EXTENSION, env=env)
         try:
             worker = (
@@ -116,10 +104,9 @@ def relay(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[R
                 if context.service_workers
                 else context.wait_for_event("serviceworker", timeout=10_000)
             )
-            yield Relay(context, worker, f"http://127.0.0.1:{server.server_address[1]}", home, pids)
+            yield Relay(context, worker, server.url("").rstrip("/"), home, pids)
         finally:
             context.close()
-            server.shutdown()
 
 
 def wait_until(

@@ -10,11 +10,8 @@ One Chromium serves the whole module.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +20,9 @@ from typing import Any, Literal
 import pytest
 from playwright.sync_api import Browser, Frame, Page, sync_playwright
 from pydantic import BaseModel, ConfigDict, Field
+
+from bridge.driver.chromium import chromium_args
+from bridge.driver.static_server import StaticServer
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ATS_DIR = FIXTURES / "ats"
@@ -34,14 +34,6 @@ MIN_FIELDS_TOTAL = 400
 SUBMIT_SELECTOR = (
     "button[type=submit], input[type=submit], input[type=image], [data-fixture-submit]"
 )
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 # Uncaught errors in any frame, including cross-origin ones, end up in a per-frame list.
 ERROR_TRAP = """
 window.__fixtureErrors = [];
@@ -123,26 +115,16 @@ def is_empty(value: Any) -> bool:
     return value in (None, "", False, []) or (isinstance(value, str) and not value.strip())
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def server_port() -> Iterator[int]:
-    handler = functools.partial(_QuietHandler, directory=str(FIXTURES))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield int(server.server_address[1])
-    server.shutdown()
-    server.server_close()
+    with StaticServer(FIXTURES) as server:
+        yield server.port
 
 
 @pytest.fixture(scope="module")
 def browser(chromium: str) -> Iterator[Browser]:
     with sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        instance = pw.chromium.launch(executable_path=chromium, headless=True, args=chromium_args())
         yield instance
         instance.close()
 

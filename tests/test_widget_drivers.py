@@ -11,10 +11,7 @@ an answer that is not offered is refused, and nothing is ever submitted.
 from __future__ import annotations
 
 import base64
-import functools
-import http.server
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,16 +19,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from bridge.driver.chromium import chromium_args
+from bridge.driver.static_server import StaticServer
+
 REPO = Path(__file__).resolve().parents[1]
 ATS = REPO / "tests" / "fixtures" / "ats"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 HARNESS = """
 import * as drivers from "/extension/content/drivers/index.js";
@@ -61,27 +53,17 @@ RUN = """async ([pick, decisions, driverName]) => {
 }"""
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
     """The repository root over loopback HTTP: fixtures and extension/ share one origin."""
-    handler = functools.partial(_Quiet, directory=str(REPO))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with StaticServer(REPO) as server:
+        yield server.url("").rstrip("/")
 
 
 @pytest.fixture(scope="module")
 def browser(chromium: str) -> Iterator[Browser]:
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
+        b = p.chromium.launch(executable_path=chromium, headless=True, args=chromium_args())
         yield b
         b.close()
 

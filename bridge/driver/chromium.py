@@ -46,6 +46,17 @@ def find_chromium() -> Path:
     )
 
 
+def chromium_args(extension_dir: Path | None = None) -> list[str]:
+    """Command-line flags for Relay's Chromium, with the unpacked extension when one is given."""
+    args = list(BASE_ARGS)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        args.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox
+    if extension_dir is not None:
+        args.append(f"--disable-extensions-except={extension_dir}")
+        args.append(f"--load-extension={extension_dir}")
+    return args
+
+
 def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) or os.name == "nt"
 
@@ -58,18 +69,11 @@ def launch(
     headed: bool = False,
     env: dict[str, str] | None = None,
 ) -> BrowserContext:
-    args = [
-        *BASE_ARGS,
-        f"--disable-extensions-except={extension_dir}",
-        f"--load-extension={extension_dir}",
-    ]
-    if os.geteuid() == 0 if hasattr(os, "geteuid") else False:
-        args.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox
     return playwright.chromium.launch_persistent_context(
         str(user_data_dir),
         executable_path=str(find_chromium()),
         headless=not headed,
-        args=args,
+        args=chromium_args(extension_dir),
         env={**os.environ, **(env or {})},
         viewport={"width": 1280, "height": 900},
     )
