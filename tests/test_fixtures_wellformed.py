@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bridge.driver.chromium import chromium_args
 from bridge.driver.static_server import StaticServer
+from tests.fixture_scoring import READ_JS
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ATS_DIR = FIXTURES / "ats"
@@ -40,7 +41,6 @@ window.__fixtureErrors = [];
 window.addEventListener('error', (e) => window.__fixtureErrors.push(String(e.message)));
 window.addEventListener('unhandledrejection', (e) => window.__fixtureErrors.push(String(e.reason)));
 """
-READ_JS = "() => (window.__fixture && window.__fixture.read) ? window.__fixture.read() : null"
 STEPS_JS = "() => (window.__fixture && window.__fixture.steps) || 1"
 
 Kind = Literal[
