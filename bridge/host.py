@@ -22,7 +22,14 @@ from bridge.protocol.envelopes import (
     split_reply,
 )
 from bridge.protocol.errors import ErrorCode, RelayError
-from bridge.protocol.framing import BrokenStream, StreamClosed, decode_body, read_frame, write_frame
+from bridge.protocol.framing import (
+    BrokenStream,
+    EnvelopeError,
+    StreamClosed,
+    decode_body,
+    read_frame,
+    write_frame,
+)
 
 if TYPE_CHECKING:
     from bridge.runtime import Runtime
@@ -119,6 +126,8 @@ class HostSession:
             request = parse_request(message)
             result = self._dispatch(request)
             return split_reply({"v": 1, "id": request.id, "ok": True, "result": result})
+        except EnvelopeError as exc:
+            return [error_reply(exc.request_id, exc.code, exc.message)]
         except RelayError as exc:
             return [error_reply(request_id_of(message), exc.code, exc.message)]
         except Exception:
@@ -143,10 +152,21 @@ def serve(stdin: BinaryIO, stdout: BinaryIO, argv: Sequence[str] = ()) -> int:
 
 
 def _write_safely(stdout: BinaryIO, frame: dict[str, Any]) -> bool:
+    """Write one frame; a frame that cannot be written becomes an error reply, never an exit."""
     try:
         write_frame(stdout, frame)
+        return True
+    except (BrokenPipeError, OSError) as exc:
+        log.info("port closed while writing: %s", exc)
+        return False
     except RelayError as exc:
-        write_frame(stdout, error_reply(str(frame.get("id", "")), exc.code, exc.message))
+        fallback = error_reply(str(frame.get("id", "")), exc.code, exc.message)
+    except Exception:
+        log.exception("could not encode a frame")
+        message = "internal error in the bridge; see its log"
+        fallback = error_reply(str(frame.get("id", "")), ErrorCode.INTERNAL, message)
+    try:
+        write_frame(stdout, fallback)
     except (BrokenPipeError, OSError) as exc:
         log.info("port closed while writing: %s", exc)
         return False

@@ -8,6 +8,23 @@ import os
 import sys
 
 from bridge.paths import log_dir
+from bridge.protocol.text import well_formed
+
+
+class _WellFormed(logging.Filter):
+    """Page text in a log line may hold lone surrogates; a handler must never fail on them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        clean = well_formed(message)
+        if clean is not message:
+            record.msg, record.args = clean, None
+        return True
+
+
+def surrogate_safe_handler(handler: logging.Handler) -> logging.Handler:
+    handler.addFilter(_WellFormed())
+    return handler
 
 
 def setup_host_logging() -> None:
@@ -15,16 +32,20 @@ def setup_host_logging() -> None:
     root = logging.getLogger()
     root.setLevel(level)
     fmt = logging.Formatter("%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
-    to_stderr = logging.StreamHandler(sys.stderr)
+    to_stderr = surrogate_safe_handler(logging.StreamHandler(sys.stderr))
     to_stderr.setLevel(logging.WARNING)
     to_stderr.setFormatter(fmt)
     root.addHandler(to_stderr)
     try:
         to_file = logging.handlers.RotatingFileHandler(
-            log_dir() / "bridge.log", maxBytes=2_000_000, backupCount=3, encoding="utf-8"
+            log_dir() / "bridge.log",
+            maxBytes=2_000_000,
+            backupCount=3,
+            encoding="utf-8",
+            errors="backslashreplace",
         )
     except OSError as exc:  # an unwritable home must not stop the host
         root.warning("file logging disabled: %s", exc)
         return
     to_file.setFormatter(fmt)
-    root.addHandler(to_file)
+    root.addHandler(surrogate_safe_handler(to_file))

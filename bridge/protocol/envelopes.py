@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bridge.identity import PROTOCOL_MAJOR
 from bridge.protocol.errors import ErrorCode, RelayError
-from bridge.protocol.framing import MAX_OUTBOUND
+from bridge.protocol.framing import MAX_OUTBOUND, to_utf8
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -90,7 +90,7 @@ def event_message(seq: int, event: dict[str, Any]) -> dict[str, Any]:
 def split_reply(reply: dict[str, Any]) -> list[dict[str, Any]]:
     """Return the frames for a reply: itself when it fits, else numbered chunks of its JSON text."""
     text = json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
-    if len(text.encode("utf-8")) <= MAX_OUTBOUND:
+    if len(to_utf8(text)) <= MAX_OUTBOUND:
         return [reply]
     pieces = _split_utf8(text, CHUNK_DATA_BYTES)
     if len(pieces) > MAX_CHUNKS:

@@ -12,10 +12,24 @@ import struct
 from typing import Any, BinaryIO
 
 from bridge.protocol.errors import ErrorCode, RelayError
+from bridge.protocol.text import (
+    has_lone_surrogate,
+    may_hold_surrogates,
+    well_formed,
+    well_formed_json,
+)
 
 HEADER = struct.Struct("=I")
 MAX_INBOUND = 64 * 1024 * 1024
 MAX_OUTBOUND = 1024 * 1024
+
+
+class EnvelopeError(RelayError):
+    """A request whose envelope is unusable; `request_id` is the best id to answer it under."""
+
+    def __init__(self, code: ErrorCode, message: str, request_id: str) -> None:
+        super().__init__(code, message)
+        self.request_id = request_id
 
 
 class StreamClosed(Exception):
@@ -50,7 +64,10 @@ def read_frame(stream: BinaryIO) -> bytes:
 
 
 def decode_body(body: bytes) -> dict[str, Any]:
-    """Turn a frame body into a JSON object, with a stable code for each way it can be wrong."""
+    """Turn a frame body into a JSON object, with a stable code for each way it can be wrong.
+
+    Lone surrogates in the payload are replaced (U+FFFD), so no later step fails to encode them;
+    in the envelope itself (id, type, keys) they make the request unusable: E_BAD_ENVELOPE."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -59,16 +76,48 @@ def decode_body(body: bytes) -> dict[str, Any]:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RelayError(ErrorCode.BAD_JSON, f"frame is not valid JSON: {exc.msg}") from exc
+    except RecursionError as exc:
+        raise RelayError(ErrorCode.BAD_JSON, "frame is not valid JSON: nested too deeply") from exc
     if not isinstance(value, dict):
         raise RelayError(ErrorCode.BAD_JSON, "frame must be a JSON object")
-    return value
+    message: dict[str, Any] = value
+    return _well_formed_message(message) if may_hold_surrogates(text) else message
+
+
+def _well_formed_message(message: dict[str, Any]) -> dict[str, Any]:
+    envelope = [k for k in message if has_lone_surrogate(k)]
+    for k in ("id", "type"):
+        value = message.get(k)
+        if isinstance(value, str) and has_lone_surrogate(value):
+            envelope.append(k)
+    try:
+        clean: dict[str, Any] = well_formed_json(message)
+    except RecursionError as exc:
+        raise RelayError(ErrorCode.BAD_JSON, "frame is not valid JSON: nested too deeply") from exc
+    if envelope:
+        names = ", ".join(sorted({well_formed(k) for k in envelope}))
+        rid = clean.get("id")
+        raise EnvelopeError(
+            ErrorCode.BAD_ENVELOPE,
+            f"{names}: must be well-formed text (it holds a lone UTF-16 surrogate)",
+            rid if isinstance(rid, str) else "",
+        )
+    return clean
 
 
 def encode_frame(message: dict[str, Any]) -> bytes:
-    body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    body = to_utf8(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
     if len(body) > MAX_OUTBOUND:
         raise RelayError(ErrorCode.RESULT_TOO_LARGE, f"frame of {len(body)} bytes is too large")
     return HEADER.pack(len(body)) + body
+
+
+def to_utf8(text: str) -> bytes:
+    """UTF-8 bytes of JSON text; a lone surrogate (from anywhere) becomes U+FFFD, never an error."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return well_formed(text).encode("utf-8")
 
 
 def write_frame(stream: BinaryIO, message: dict[str, Any]) -> None:

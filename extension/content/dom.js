@@ -8,7 +8,35 @@ export function norm(s) {
 
 /** @param {string} s @param {number} max */
 export function cap(s, max) {
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+  return s.length > max ? `${cut(s, max - 1)}…` : s;
+}
+
+/**
+ * The first `max` UTF-16 units of `s`, never ending in half of a surrogate pair (an emoji cut in
+ * two leaves a lone surrogate, which the bridge cannot store).
+ * @param {string} s @param {number} max
+ */
+export function cut(s, max) {
+  if (s.length <= max) return s;
+  const last = s.charCodeAt(max - 1);
+  return s.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
+
+/**
+ * Replaces lone surrogates (U+FFFD) in every string of a JSON-like value, keys included: a page's
+ * own text can hold them, and they would fail the bridge's decoding of the whole snapshot.
+ * @template T @param {T} value @returns {T}
+ */
+export function wellFormed(value) {
+  if (typeof value === "string") return /** @type {any} */ (value.isWellFormed() ? value : value.toWellFormed());
+  if (Array.isArray(value)) return /** @type {any} */ (value.map(wellFormed));
+  if (value && typeof value === "object") {
+    /** @type {Record<string, unknown>} */
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[wellFormed(k)] = wellFormed(v);
+    return /** @type {any} */ (out);
+  }
+  return value;
 }
 
 /**
