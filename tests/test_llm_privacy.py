@@ -123,3 +123,26 @@ def test_no_private_text_in_any_request(llm_server: LlmServer) -> None:
     for raw in llm_server.raw_bodies:
         for text in forbidden:
             assert text not in raw, text
+
+
+def test_a_question_is_private_by_its_self_identification_options() -> None:
+    vague = ffield("v1", "How do you identify?", Widget.RADIO_GROUP, ["Woman", "Man", "Female",
+                                                                       "Male", "Non-binary"])
+    assert field_privacy(vague) == "private: self-identification question"
+    group = ffield("v2", "Which best describes you?", Widget.SELECT,
+                   ["Asian", "Black or African American", "White", "Prefer not to say"])
+    assert field_privacy(group) == "private: self-identification question"
+    ordinary = ffield("v3", "Which cloud do you use most?", Widget.SELECT, ["AWS", "GCP", "Azure"])
+    assert field_privacy(ordinary) is None
+
+
+def test_scrub_drops_whole_lines_and_never_marks_a_value() -> None:
+    from bridge.llm.privacy import scrub, scrub_contact
+
+    text = "Gender\nSelect…\nMale\nFemale\nWe hire engineers.\nSSN 078-05-1120\nBorn on 1 May 1990"
+    out = scrub(text, ["Male", "No", "decline"])
+    assert out.splitlines() == ["Gender", "Select…", "Female", "We hire engineers."]
+    assert "[" not in out and "removed" not in out
+    resume = "Ada Lovelace\nada@example.com | +1 415 555 0142\nAcme, 2015 - 2019 (4 years)\n"
+    kept = ["Ada Lovelace", "Acme, 2015 - 2019 (4 years)"]
+    assert scrub_contact(resume, "US").splitlines() == kept

@@ -92,6 +92,12 @@ class _Ctx:
     secrets: list[str]
 
 
+def _home_region(profile: LoadedProfile) -> str | None:
+    location = profile.profile.basics.location
+    code = (location.countryCode or "") if location else ""
+    return code.upper() or None
+
+
 def _field_index(request: FillRequest) -> dict[tuple[str, str], FormField]:
     return {(f.frame, f.id): f for f in request.all_fields()}
 
@@ -334,7 +340,9 @@ def _escalate(
         facts=facts,
         by_path=facts_by_path(facts),
         resume_full=full_resume,
-        resume_sent=scrub(scrub_contact(full_resume), secrets)[: config.resume_chars],
+        resume_sent=scrub(scrub_contact(full_resume, _home_region(profile)), secrets)[
+            : config.resume_chars
+        ],
         secrets=secrets,
     )
     new: dict[tuple[str, str], FieldDecision] = {}

@@ -7,7 +7,9 @@ of birth. Contact details are left out too: the rules engine fills them and no q
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+
+import phonenumbers
 
 from bridge.forms import FormField, Widget
 
@@ -24,6 +26,12 @@ _EEO = (
     r"gender|sex\b|sexual orientation|transgender|race\b|racial|ethnicity|ethnic|hispanic"
     r"|latin[oax]|veteran|disabilit|self.?identif|voluntary.{0,20}(disclosure|identification)|eeo\b|eeoc"
     r"|equal employment|demographic"
+)
+_SELF_ID_OPTION = re.compile(
+    r"\b(male|female|non.?binary|transgender|gender|hispanic|latin[oax]|african american|asian"
+    r"|pacific islander|alaska native|american indian|two or more races|white|caucasian|veteran"
+    r"|disabilit\w*|heterosexual|straight|gay|lesbian|bisexual|queer)\b",
+    re.IGNORECASE,
 )
 _CREDENTIAL = r"password|passcode|\bpin\b|security question|secret|api key|token|username|login"
 _ID_NUMBER = (
@@ -63,25 +71,42 @@ def field_privacy(field: FormField) -> str | None:
     for kind, pattern in _PRIVATE_FIELD:
         if pattern.search(text):
             return f"private: {kind} question"
+    # A question worded as nothing in particular ("How do you identify?") shows in its options.
+    answers = sum(1 for o in field.options if _SELF_ID_OPTION.search(f"{o.text} {o.value}"))
+    if answers >= 2 or (answers and len(field.options) <= 2):
+        return "private: self-identification question"
     return None
 
 
 _SSN_LIKE = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
-_DOB_LINE = re.compile(r"^.*(date of birth|\bdob\b|born on).*$", re.IGNORECASE | re.MULTILINE)
+_DOB_TEXT = re.compile(_DOB, re.IGNORECASE)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
-_PHONE = re.compile(r"\+?\d[\d ().-]{7,}\d")
+# Answers too common to tell anything (a line with "No" in it is not about the person).
+_GENERIC = frozenset({"yes", "no", "true", "false", "none", "other", "n/a", "decline"})
 
 
 def scrub(text: str, secrets: Iterable[str] = ()) -> str:
-    """Remove what must never be sent from free text (resume, page text), whatever its source."""
-    text = _DOB_LINE.sub("", text)
-    text = _SSN_LIKE.sub("[id removed]", text)
+    """Drop every line of free text (resume, job posting) that holds what must never be sent.
+
+    Whole lines go, never a value in place: a mark where a value stood would tell which it was."""
+    patterns = [_DOB_TEXT, _SSN_LIKE]
     for secret in secrets:
-        if secret and len(secret) >= 3:
-            text = re.sub(re.escape(secret), "[removed]", text, flags=re.IGNORECASE)
-    return text
+        words = secret.strip()
+        if len(words) >= 3 and words.casefold() not in _GENERIC:
+            patterns.append(re.compile(rf"(?<!\w){re.escape(words)}(?!\w)", re.IGNORECASE))
+    return _drop_lines(text, lambda line: any(p.search(line) for p in patterns))
 
 
-def scrub_contact(text: str) -> str:
-    """Resume text carries contact lines the model never needs."""
-    return _PHONE.sub("[phone]", _EMAIL.sub("[email]", text))
+def scrub_contact(text: str, region: str | None = None) -> str:
+    """Drop the resume's contact lines (email, phone): the model never needs them."""
+
+    def contact(line: str) -> bool:
+        if _EMAIL.search(line):
+            return True
+        return any(True for _ in phonenumbers.PhoneNumberMatcher(line, region or "US"))
+
+    return _drop_lines(text, contact)
+
+
+def _drop_lines(text: str, private: Callable[[str], bool]) -> str:
+    return "\n".join(line for line in text.splitlines() if not private(line))

@@ -5,7 +5,9 @@ import { applyDecisions, lastApplyTimings } from "./apply.js";
 import { startEditTracking } from "./edits.js";
 import { classify, clearMarks, markCounts, showMarks } from "./marks.js";
 import { closePanel, panelState, showPanel } from "./panel.js";
-import { lastTimings, pageText, registry, snapshot, visualTarget } from "./snapshot.js";
+import { wellFormed } from "./dom.js";
+import { postingText } from "./posting.js";
+import { lastTimings, registry, snapshot, visualTarget } from "./snapshot.js";
 import { watchForNewFields } from "./watch.js";
 
 export function start() {
@@ -24,14 +26,16 @@ export async function handleMessage(message) {
       const started = performance.now();
       const snap = await snapshot();
       const reading = performance.now();
-      const jobText = message.want_text ? pageText(message.max_text ?? 20_000) : "";
+      // The posting only, never the form: its text may go to a model (posting.js).
+      const jobText = message.want_text ? postingText(message.max_text ?? 20_000) : "";
       lastTimings.text = Math.round(performance.now() - reading);
-      return {
+      // A page's text can hold lone surrogates; the bridge would refuse the whole snapshot.
+      return wellFormed({
         ok: true,
         ...snap,
         job_text: jobText,
         timings_ms: { snapshot: performance.now() - started, walk: lastTimings.walk, fields: lastTimings.fields },
-      };
+      });
     }
     case "apply":
       return apply(/** @type {any[]} */ (message.decisions ?? []));

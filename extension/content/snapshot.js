@@ -714,20 +714,3 @@ function withTimeout(promise, ms) {
     promise.then((v) => { clearTimeout(timer); resolve(v); }, (e) => { clearTimeout(timer); reject(e); });
   });
 }
-
-/**
- * The page's main visible text (the job description, usually), capped.
- * @param {number} [max]
- */
-export function pageText(max = 20_000) {
-  const body = document.body;
-  if (!body) return "";
-  /** @type {HTMLElement|null} */
-  let best = null;
-  for (const el of document.querySelectorAll("main, [role=main], article")) {
-    const t = /** @type {HTMLElement} */ (el).innerText ?? "";
-    if (t.length > 500 && (!best || t.length > (best.innerText ?? "").length)) best = /** @type {HTMLElement} */ (el);
-  }
-  const text = (best ?? body).innerText ?? "";
-  return text.replace(/[ \t\u00a0]+/g, " ").replace(/\n\s*\n+/g, "\n\n").trim().slice(0, max);
-}
