@@ -245,3 +245,21 @@ def test_the_persons_own_submit_right_after_the_fill_goes_through(
         assert server.sent[before:] == ["POST /sent/top"]
     finally:
         page.close()
+
+
+def test_a_page_that_freezes_the_form_prototype_is_still_stopped(
+        browser: RelayBrowser, server: TrapServer) -> None:
+    page = browser.open(server.url.replace("index.html", "frozen.html"))
+    try:
+        before = len(server.sent)
+        outcome = browser.fill(page, settle_guard=True)
+        assert outcome.report.ok, outcome.report.error
+        assert page.evaluate("window.__trapHits") == {"email": 1, "first": 1}
+        assert server.sent[before:] == []
+        assert page.evaluate("[email.value, first.value]") == ["ada.lovelace@example.com", "Ada"]
+        # The page-world stand-ins could not go in: the fill says so, and the isolated world
+        # stopped each submit event all the same.
+        assert any("would not let Relay hold" in w for w in outcome.raw["warnings"])
+        assert [b.kind.value for b in outcome.report.blocked] == ["submit_event", "submit_event"]
+    finally:
+        page.close()

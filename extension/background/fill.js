@@ -1,10 +1,10 @@
 // One Fill of one tab, end to end: snapshot every frame, one `fill.plan` to the bridge, apply each
 // frame's part, report with `fill.applied` (which acknowledges the run's deliveries up to
 // `up_to_seq`), show the review panel. While frames apply, the submit guard (submit-guard.js) is
-// armed in every frame of the tab, and what it stopped travels with `fill.applied`. The run's tab is recorded as soon as the plan arrives, so a
-// replay after a restart knows where it belongs (deliveries.js, replay.js). The toolbar button, the
-// keyboard shortcut and `relay fill` (through Playwright's service-worker evaluate) all call
-// relayFill. It never throws: failures come back as {ok: false, error: {code, message}}.
+// armed in every frame of the tab, and what it stopped travels with `fill.applied`. The run's tab
+// is recorded as soon as the plan arrives, so a replay after a restart knows where it belongs
+// (deliveries.js, replay.js). The toolbar button, the keyboard shortcut and `relay fill` (through
+// Playwright's service-worker evaluate) all call relayFill. It never throws: failures come back as {ok: false, error: {code, message}}.
 
 import { listFrames, resolveTab, sendToFrame } from "./frames.js";
 import { RelayError, asRelayError } from "./native-port.js";
@@ -21,7 +21,8 @@ const JOB_TEXT_MAX = 20_000;
  * @property {string} run_id
  * @property {Record<string, any>|null} plan
  * @property {Record<string, any>[]} applied
- * @property {{snapshot: number, plan: number, apply: number, total: number}} timings_ms
+ * @property {{snapshot: number, plan: number, apply: number, total: number, guard?: number}} timings_ms
+ *   (guard: arming and releasing the submit guard, part of apply)
  * @property {{frame: string, url: string, fields: number, error?: string}[]} frames
  * @property {string[]} warnings
  * @property {import("./submit-guard.js").BlockedAttempt[]} blocked  submissions the page attempted
@@ -85,10 +86,11 @@ export function createFill(port, deliveries, guard) {
         outcome.warnings.push(`${decisions.length - mine.length} decisions were applied by a replay already`);
       }
       const readable = snap.summary.filter((f) => !f.error).map((f) => Number(f.frame));
-      const { results, rows, blocked, warnings } = await applyPlan(
+      const { results, rows, blocked, warnings, guardMs } = await applyPlan(
         tabId, outcome.run_id, mine, snap.frames.map((f) => f.frame), readable);
       outcome.applied = results;
       outcome.blocked = blocked;
+      outcome.timings_ms.guard = round(guardMs);
       outcome.warnings.push(...warnings);
       outcome.timings_ms.apply = round(performance.now() - t2);
 
@@ -248,17 +250,21 @@ export function createFill(port, deliveries, guard) {
     const byKey = new Map();
     /** @type {Record<string, any>[]} */
     const rows = [];
-    if (!perFrame.size) return { results: [], rows, blocked: [], warnings: [] };
+    if (!perFrame.size) return { results: [], rows, blocked: [], warnings: [], guardMs: 0 };
+    const arming = performance.now();
     const held = await guard.arm(tabId, guardFrames, runId);
+    let guardMs = performance.now() - arming;
     /** @type {import("./submit-guard.js").BlockedAttempt[]} */
     let blocked = [];
     try {
       await applyParts(tabId, perFrame, knownFrames, byKey, rows);
     } finally {
+      const releasing = performance.now();
       blocked = await held.release();
+      guardMs += performance.now() - releasing;
     }
     const results = decisions.map((d) => byKey.get(key(d)) ?? missing(d, "the frame gave no result"));
-    return { results, rows, blocked, warnings: held.warnings };
+    return { results, rows, blocked, warnings: held.warnings, guardMs };
   }
 
   /**

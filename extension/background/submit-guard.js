@@ -59,8 +59,8 @@ export function createSubmitGuard(port) {
     const watch = watchOf(runId, tabId);
     /** @type {string[]} */
     const warnings = [];
-    const windows = await holdNewWindows(tabId, (await listFrames(tabId)).map((f) => f.url));
-    const armed = (await Promise.all([...new Set(frameIds)].map(async (frameId) => {
+    const holding = listFrames(tabId).then((frames) => holdNewWindows(tabId, frames.map((f) => f.url)));
+    const arming = Promise.all([...new Set(frameIds)].map(async (frameId) => {
       try {
         const { channel } = await sendToFrame(tabId, frameId, { relay: "guard", op: "arm", run_id: runId }, ARM_TIMEOUT_MS);
         watch.pending.add(`${tabId}/${frameId}`);
@@ -72,7 +72,9 @@ export function createSubmitGuard(port) {
         warnings.push(`frame ${frameId}: the submit guard could not be armed: ${asRelayError(err).message}`);
         return null;
       }
-    }))).filter((f) => f !== null);
+    }));
+    const [windows, frames] = await Promise.all([holding, arming]);
+    const armed = frames.filter((f) => f !== null);
 
     async function release() {
       /** @type {BlockedAttempt[]} */

@@ -48,7 +48,7 @@ export async function handleMessage(message) {
       showPanel(message.model, pickRow);
       return { ok: true };
     case "blocked":
-      // Attempts the page made after the panel was shown (its delayed handlers).
+      // Attempts reported apart from a fill's own panel (the watch after the apply, replays).
       if (window !== window.top) return { ok: false, error: { code: "E_NOT_TOP", message: "the panel lives in the top frame" } };
       addBlocked(String(message.run_id ?? ""), message.blocked ?? [], pickRow);
       return { ok: true };

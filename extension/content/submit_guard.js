@@ -6,8 +6,9 @@
 // then for a short watch after it (handlers that submit from a timer). While armed it cancels:
 // submit events (capture listeners on the window and on the shadow roots of the fields Relay
 // fills: submit does not cross a shadow boundary), and navigations to another document (the
-// Navigation API's cancelable `navigate` event: form.submit(), location changes). Page scripts cannot remove these listeners: they live in this isolated world. The page-world
-// half (main-world-guard.js) turns form.submit() and requestSubmit() into reports on `channel`.
+// Navigation API's cancelable `navigate` event: form.submit(), location changes). Page scripts
+// cannot remove these listeners: they live in this isolated world. The page-world half
+// (main-world-guard.js) turns form.submit() and requestSubmit() into reports on `channel`.
 //
 // The person's own input ends the watch at once: a trusted pointerdown, keydown or click after the
 // apply disarms both halves before the page sees it, so the person's Submit is never blocked.
@@ -35,7 +36,7 @@ const PERSON_NEAR_MS = 1_000;
  */
 
 /** The event name both halves share in this document; random, so the page cannot guess it. */
-export const channel = `relay-guard-${crypto.randomUUID()}`;
+const channel = `relay-guard-${crypto.randomUUID()}`;
 
 let holds = 0; // arms not yet released
 /** @type {Set<string>} runs armed since the guard was last idle */
@@ -89,11 +90,6 @@ export function releaseGuard(runId) {
     grace = setTimeout(settle, GRACE_MS);
   }
   return mine;
-}
-
-/** Whether the guard is armed in this frame. */
-export function guardArmed() {
-  return listening;
 }
 
 /**
