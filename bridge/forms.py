@@ -203,6 +203,37 @@ class ApplyResult(BaseModel):
     value_after: str = ""  # what the control shows afterwards
 
 
+class BlockedKind(StrEnum):
+    """How the page tried to submit (or leave) while Relay was applying its plan."""
+
+    SUBMIT_EVENT = "submit_event"  # a submit event (a submit button's click, requestSubmit)
+    FORM_SUBMIT = "form_submit"  # a call of form.submit()
+    REQUEST_SUBMIT = "request_submit"  # a call of form.requestSubmit()
+    NAVIGATION = "navigation"  # the frame was about to load another document
+
+
+class BlockedPhase(StrEnum):
+    APPLY = "apply"  # while Relay was filling the frame
+    AFTER = "after"  # in the short watch after the fill (the page's delayed handlers)
+
+
+MAX_BLOCKED = 50
+
+
+class BlockedAttempt(BaseModel):
+    """One submission (or navigation) the page attempted during a fill, which Relay stopped.
+    The extension folds repeats into `times`; `detail` is plain language for the person."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    kind: BlockedKind
+    frame: str = Field(default="0", max_length=32)
+    field_id: str = Field(default="", max_length=64)  # the field being filled at the time, if any
+    phase: BlockedPhase = BlockedPhase.APPLY
+    detail: str = Field(default="", max_length=300)
+    times: int = Field(default=1, ge=1, le=1_000_000)
+
+
 class ApplyReport(BaseModel):
     """Payload of `fill.applied`: what each frame did with its part of the plan."""
 
@@ -213,6 +244,18 @@ class ApplyReport(BaseModel):
     timings_ms: dict[str, float] = Field(default_factory=dict)
     # Every delivery up to this sequence number was applied (or found not applicable).
     up_to_seq: int | None = Field(default=None, ge=0)
+    # What the page tried to submit while the plan was applied (stopped by Relay's guard).
+    blocked: list[BlockedAttempt] = Field(default_factory=list, max_length=MAX_BLOCKED)
+
+
+class BlockedReport(BaseModel):
+    """Payload of `fill.blocked`: attempts seen after `fill.applied` was sent (the page's delayed
+    handlers), or during the apply of replayed deliveries."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    run_id: str = Field(min_length=1)
+    blocked: list[BlockedAttempt] = Field(min_length=1, max_length=MAX_BLOCKED)
 
 
 class AckRequest(BaseModel):

@@ -22,7 +22,7 @@ from bridge.paths import relay_home
 from bridge.protocol.errors import ErrorCode, RelayError
 
 if TYPE_CHECKING:
-    from bridge.forms import AckRequest, ApplyReport, FieldDecision, FillRequest
+    from bridge.forms import AckRequest, ApplyReport, BlockedReport, FieldDecision, FillRequest
     from bridge.llm import EscalationResult
     from bridge.profile import LoadedProfile
     from bridge.store import Store
@@ -105,7 +105,9 @@ class Runtime:
         return {"source": "store", "error": ""}
 
     def capabilities(self) -> list[str]:
-        return ["fill.plan", "fill.applied", "fill.ack", "chunked-replies", "replay"]
+        return [
+            "fill.plan", "fill.applied", "fill.ack", "fill.blocked", "chunked-replies", "replay",
+        ]
 
     # -- background work ----------------------------------------------------------------------
 
@@ -223,6 +225,9 @@ class Runtime:
         if report.up_to_seq:
             result = {**result, "acked": store.ack(report.run_id, report.up_to_seq)}
         return result
+
+    def record_blocked(self, report: BlockedReport, request_key: str) -> dict[str, Any]:
+        return self.store().record_blocked(request_key, report.run_id, report.blocked)
 
     def ack(self, ack: AckRequest) -> dict[str, Any]:
         return {"acked": self.store().ack(ack.run_id, ack.up_to_seq)}

@@ -66,6 +66,8 @@ def test_form_fills_without_submit_or_forbidden_fields(runs: dict[str, FormRun],
         no_fields = (report.error or {}).get("code") == "E_NO_FIELDS"
         assert report.ok or (no_fields and step not in steps_with_fields), (step, report.error)
     assert run.submits == 0 and run.navigations == 0
+    # No fixture submits from its handlers: anything the submit guard stopped is a regression.
+    assert [b.detail for r in run.reports for b in r.blocked] == []
     violations = [f.key for f in run.score.fields if f.verdict == "violation"]
     assert violations == [], f"never-fill fields touched: {violations}"
     sensitive = [

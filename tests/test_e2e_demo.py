@@ -29,6 +29,7 @@ def test_relay_demo_fills_the_sample_form(tmp_path: Path, chromium: str) -> None
     assert shot.is_file() and shot.stat().st_size > 10_000
     report = json.loads(report_path.read_text())
     assert report["ok"] and report["page_submits"] == 0 and report["navigations"] == 0
+    assert report["blocked"] == []  # the demo page never tries to submit: the guard had no work
     assert report["llm"]["calls"] == 0 and report["llm"]["status"].startswith("rules-only")
     by_label = {f["label"]: f for f in report["fields"]}
     for label, value in [

@@ -68,3 +68,45 @@ def test_refused_origin_exits_4() -> None:
     bridge = BridgeProcess("chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/")
     assert bridge.request("hello")["error"]["code"] == "E_ORIGIN_REFUSED"
     assert bridge.proc.wait(timeout=10) == 4
+
+
+def test_blocked_submissions_are_validated_and_audited(relay_home: Path) -> None:
+    bridge = BridgeProcess(env={"RELAY_PROFILE": str(SAMPLE_PROFILE)})
+    fields = [{"id": "f1", "widget": "email", "type": "email", "label": "Email"}]
+    plan = bridge.request("fill.plan", {"url": "http://127.0.0.1/", "frames": [{"fields": fields}]})
+    run_id = plan["result"]["run_id"]
+    attempt = {"kind": "request_submit", "frame": "0", "field_id": "f1", "phase": "apply",
+               "detail": 'While filling "Email": a script on the page asked to send the form'}
+    applied = bridge.request("fill.applied", {
+        "run_id": run_id, "blocked": [attempt],
+        "results": [{"field_id": "f1", "status": "applied", "value_after": "ada@example.com"}],
+    }, rid="2")
+    assert applied["ok"] and applied["result"]["recorded"] == 1, applied
+    late = {**attempt, "kind": "navigation", "phase": "after", "field_id": "", "times": 3}
+    assert bridge.request("fill.blocked", {"run_id": run_id, "blocked": [late]}, rid="3")[
+        "result"] == {"recorded": 3}
+    # The same request again writes nothing new.
+    assert bridge.request("fill.blocked", {"run_id": run_id, "blocked": [late]}, rid="3")[
+        "result"] == {"recorded": 3}
+    bad = [
+        {"run_id": run_id, "blocked": []},  # nothing to report
+        {"run_id": run_id, "blocked": [{**late, "kind": "clicked"}]},
+        {"run_id": run_id, "blocked": [{**late, "detail": "x" * 301}]},
+        {"run_id": run_id, "blocked": [late] * 51},
+    ]
+    for n, payload in enumerate(bad):
+        assert bridge.request("fill.blocked", payload, rid=f"bad-{n}")["error"]["code"] == (
+            "E_BAD_PAYLOAD")
+    unknown = bridge.request("fill.blocked", {"run_id": "run-nope", "blocked": [late]}, rid="4")
+    assert unknown["error"]["code"] == "E_NOT_FOUND"
+    assert bridge.close()[0] == 0
+
+    from bridge.store import Store
+
+    with Store.open(relay_home) as store:
+        stopped = [e for e in store.audit_entries(run_id) if e["action"] == "page.submit_blocked"]
+    assert [e["payload"]["count"] for e in stopped] == [1, 3]
+    assert stopped[0]["payload"]["attempts"] == [
+        {"kind": "request_submit", "frame": "0", "field_id": "f1", "phase": "apply", "times": 1}]
+    assert stopped[1]["payload"]["attempts"][0]["phase"] == "after"
+    assert all(e["decision"] == "blocked" and "Email" not in str(e) for e in stopped)

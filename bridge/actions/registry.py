@@ -22,6 +22,7 @@ ACTIONS: dict[str, str] = {
     "fill.plan": "bridge.actions.fill_plan",
     "fill.applied": "bridge.actions.fill_applied",
     "fill.ack": "bridge.actions.fill_ack",
+    "fill.blocked": "bridge.actions.fill_blocked",
 }
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from bridge.forms import ApplyResult, FieldDecision
+from bridge.forms import ApplyResult, BlockedAttempt, FieldDecision
 
 
 class FieldReport(BaseModel):
@@ -45,6 +45,8 @@ class FillReport(BaseModel):
     timings_ms: dict[str, float] = Field(default_factory=dict)
     page_submits: int | None = None  # pages that count their submits (fixtures) report them here
     navigations: int = 0  # top-frame navigations after the fill started (a submit would show here)
+    # Submissions the page attempted while Relay filled it (and just after), which Relay stopped.
+    blocked: list[BlockedAttempt] = Field(default_factory=list)
 
 
 def shown_value(decision: FieldDecision) -> str:
@@ -108,6 +110,13 @@ def table(report: FillReport) -> str:
     out = [line.format(*header), line.format(*("-" * w for w in widths))]
     out += [line.format(*row) for row in body]
     c = report.counts
+    if report.blocked:
+        times = sum(b.times for b in report.blocked)
+        out.append("")
+        out.append(
+            f"The page tried to submit the form {times} time{'s' if times > 1 else ''} while "
+            "Relay was filling it; Relay stopped it. Nothing was sent."
+        )
     out.append("")
     out.append(
         f"{c.get('fill', 0)} filled, {c.get('flag', 0)} flagged for review, "

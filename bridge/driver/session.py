@@ -20,7 +20,7 @@ from bridge.driver.chromium import has_display, launch
 from bridge.driver.registration import bridge_executable, register_in_user_data_dir
 from bridge.driver.report import FillReport, LlmReport, build_fields, count
 from bridge.driver.static_server import StaticServer
-from bridge.forms import ApplyResult, FillPlan
+from bridge.forms import ApplyResult, BlockedAttempt, FillPlan
 from bridge.paths import relay_home, repo_root
 from bridge.protocol.errors import ErrorCode, RelayError
 
@@ -38,6 +38,10 @@ _TRIGGER_FILL = """async (url) => {
     const tab = tabs.find((t) => t.url === url) || tabs.find((t) => t.active);
     return await globalThis.relayFill(tab ? tab.id : undefined);
 }"""
+
+# Everything the submit guard stopped for a run, once each frame's watch after the apply ended.
+_GUARD_SETTLED = """(runId) => globalThis.relayGuardSettled
+    ? globalThis.relayGuardSettled(runId) : {}"""
 
 _READ_SUBMITS = "() => typeof window.__fixtureSubmits === 'number' ? window.__fixtureSubmits : null"
 
@@ -70,7 +74,12 @@ class RelayBrowser:
         page.goto(url, wait_until="load")
         return page
 
-    def fill(self, page: Page, target: str | None = None) -> FillOutcome:
+    def fill(
+        self, page: Page, target: str | None = None, *, settle_guard: bool = False
+    ) -> FillOutcome:
+        """Fill the page as the toolbar does. With `settle_guard`, wait until the submit guard's
+        watch after the apply has ended (about a second) so the report lists every stopped
+        submission, the late ones too."""
         navigations: list[str] = []
 
         def on_navigate(frame: Any) -> None:
@@ -83,6 +92,8 @@ class RelayBrowser:
         raw: dict[str, Any] = self.worker.evaluate(_TRIGGER_FILL, page.url)
         elapsed = time.perf_counter() - started
         page.wait_for_timeout(SETTLE_MS)  # late input handlers and marks
+        if settle_guard and raw.get("run_id"):
+            raw = {**raw, **self.worker.evaluate(_GUARD_SETTLED, raw["run_id"])}
         page.remove_listener("framenavigated", on_navigate)
         report = build_report(target or page.url, page.url, page.title(), raw)
         report.page_submits = page.evaluate(_READ_SUBMITS)
@@ -146,7 +157,7 @@ def run_fill(
     with page_url(target) as url, relay_browser(profile, headed=headed) as browser:
         launched = time.perf_counter()
         page = browser.open(url)
-        outcome = browser.fill(page, target)
+        outcome = browser.fill(page, target, settle_guard=True)
         if screenshot:
             screenshot.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(screenshot), full_page=True)
@@ -168,6 +179,7 @@ def build_report(target: str, url: str, title: str, raw: dict[str, Any]) -> Fill
             calls=plan.llm_calls, cost_usd=plan.llm_cost_usd, status=plan.llm_status
         )
         report.timings_ms.update({f"bridge_{k}": v for k, v in plan.timings_ms.items()})
+    report.blocked = [BlockedAttempt.model_validate(b) for b in raw.get("blocked") or []]
     report.counts = count(report.fields)
     for key, value in (raw.get("timings_ms") or {}).items():
         if isinstance(value, int | float):

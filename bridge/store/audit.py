@@ -13,7 +13,7 @@ from typing import Any
 import apsw
 
 from bridge.clock import now_iso
-from bridge.forms import ApplyReport, FillPlan
+from bridge.forms import ApplyReport, BlockedAttempt, FillPlan
 from bridge.store.db import query
 from bridge.store.util import dumps, format_e4, to_e4
 
@@ -22,7 +22,7 @@ SAFE_KEYS = frozenset(
     {
         "field_id", "frame", "key", "action", "source", "status", "outcome", "kind", "run_id",
         "model", "tier", "ats", "locator", "seq", "up_to_seq", "request_id", "profile_name",
-        "code", "what", "scope", "llm_status", "purpose",
+        "code", "what", "scope", "llm_status", "purpose", "phase",
     }
 )
 # Identifying strings that come from the page and so may, rarely, contain a typed value.
@@ -111,6 +111,19 @@ def applied_payload(report: ApplyReport, matched: int) -> dict[str, Any]:
         ],
         "counts": counts,
         "matched": matched,
+    }
+
+
+def blocked_payload(blocked: list[BlockedAttempt]) -> dict[str, Any]:
+    """What the log says about stopped submissions: how, where and when; the description (which
+    may quote the page) only by its length, like all free text."""
+    return {
+        "attempts": [
+            {"kind": b.kind.value, "frame": b.frame, "field_id": b.field_id,
+             "phase": b.phase.value, "times": b.times}
+            for b in blocked
+        ],
+        "count": sum(b.times for b in blocked),
     }
 
 

@@ -15,7 +15,7 @@ import apsw
 from pydantic import BaseModel
 
 from bridge.clock import now_iso
-from bridge.forms import ApplyReport, FillPlan, FillRequest, Source
+from bridge.forms import ApplyReport, BlockedAttempt, FillPlan, FillRequest, Source
 from bridge.paths import relay_home
 from bridge.profile import LoadedProfile
 from bridge.protocol.errors import ErrorCode, RelayError
@@ -287,10 +287,30 @@ class Store:
                 payload={"request_id": request_id, **audit.applied_payload(report, matched)},
                 started_at=started,
             )
+            if report.blocked:
+                _audit_blocked(self.conn, request_id, report.run_id, report.blocked, actor)
             result = {"recorded": matched}
             idempotency.remember(
                 self.conn, request_id, "fill.applied", report.run_id, result, cipher
             )
+        return result
+
+    @_locked
+    def record_blocked(
+        self, request_id: str, run_id: str, blocked: list[BlockedAttempt], *,
+        actor: str = "extension",
+    ) -> dict[str, Any]:
+        """Log submissions the page attempted after `fill.applied` (once per request id);
+        returns `{"recorded": n}`, the number of attempts."""
+        cipher = self._current_cipher()
+        with transaction(self.conn):
+            first = idempotency.answered(self.conn, request_id, cipher)
+            if first is not None:
+                return first
+            runs.require(self.conn, run_id)
+            _audit_blocked(self.conn, request_id, run_id, blocked, actor)
+            result = {"recorded": sum(b.times for b in blocked)}
+            idempotency.remember(self.conn, request_id, "fill.blocked", run_id, result, cipher)
         return result
 
     @_locked
@@ -451,6 +471,20 @@ class Store:
             audit.append(self.conn, actor=actor, action="forget",
                          payload={"scope": "all", "deleted": counts})
         return counts
+
+
+def _audit_blocked(
+    conn: apsw.Connection, request_id: str, run_id: str, blocked: list[BlockedAttempt], actor: str
+) -> None:
+    # Logged as the page's action, stopped: the decision says so in one word.
+    audit.append(
+        conn,
+        actor=actor,
+        action="page.submit_blocked",
+        run_id=run_id,
+        payload={"request_id": request_id, **audit.blocked_payload(blocked)},
+        decision="blocked",
+    )
 
 
 def _cents(e4: int) -> Decimal:

@@ -1,9 +1,10 @@
 // One Fill of one tab, end to end: snapshot every frame, one `fill.plan` to the bridge, apply each
 // frame's part, report with `fill.applied` (which acknowledges the run's deliveries up to
-// `up_to_seq`), show the review panel. The run's tab is recorded as soon as the plan arrives, so a
-// replay after a restart knows where it belongs (deliveries.js, replay.js). The toolbar button, the
-// keyboard shortcut and `relay fill` (through Playwright's service-worker evaluate) all call
-// relayFill. It never throws: failures come back as {ok: false, error: {code, message}}.
+// `up_to_seq`), show the review panel. While frames apply, the submit guard (submit-guard.js) is
+// armed in every frame of the tab, and what it stopped travels with `fill.applied`. The run's tab
+// is recorded as soon as the plan arrives, so a replay after a restart knows where it belongs
+// (deliveries.js, replay.js). The toolbar button, the keyboard shortcut and `relay fill` (through
+// Playwright's service-worker evaluate) all call relayFill. It never throws: failures come back as {ok: false, error: {code, message}}.
 
 import { listFrames, resolveTab, sendToFrame } from "./frames.js";
 import { RelayError, asRelayError } from "./native-port.js";
@@ -20,9 +21,12 @@ const JOB_TEXT_MAX = 20_000;
  * @property {string} run_id
  * @property {Record<string, any>|null} plan
  * @property {Record<string, any>[]} applied
- * @property {{snapshot: number, plan: number, apply: number, total: number}} timings_ms
+ * @property {{snapshot: number, plan: number, apply: number, total: number, guard?: number}} timings_ms
+ *   (guard: arming and releasing the submit guard, part of apply)
  * @property {{frame: string, url: string, fields: number, error?: string}[]} frames
  * @property {string[]} warnings
+ * @property {import("./submit-guard.js").BlockedAttempt[]} blocked  submissions the page attempted
+ *   during the apply, stopped (the watch after it reports later: relayGuardSettled)
  * @property {number} [tab_id]
  * @property {{code: string, message: string}} [error]
  */
@@ -30,8 +34,9 @@ const JOB_TEXT_MAX = 20_000;
 /**
  * @param {{request: (type: string, payload?: Record<string, unknown>, options?: {timeoutMs?: number}) => Promise<any>}} port
  * @param {import("./deliveries.js").Deliveries} deliveries  run bookkeeping for replays
+ * @param {ReturnType<typeof import("./submit-guard.js").createSubmitGuard>} guard
  */
-export function createFill(port, deliveries) {
+export function createFill(port, deliveries, guard) {
   /** @type {Map<number, Promise<FillOutcome>>} one fill per tab at a time */
   const running = new Map();
 
@@ -80,8 +85,13 @@ export function createFill(port, deliveries) {
       if (mine.length < decisions.length) {
         outcome.warnings.push(`${decisions.length - mine.length} decisions were applied by a replay already`);
       }
-      const { results, rows } = await applyPlan(tabId, mine, snap.frames.map((f) => f.frame));
+      const readable = snap.summary.filter((f) => !f.error).map((f) => Number(f.frame));
+      const { results, rows, blocked, warnings, guardMs } = await applyPlan(
+        tabId, outcome.run_id, mine, snap.frames.map((f) => f.frame), readable);
       outcome.applied = results;
+      outcome.blocked = blocked;
+      outcome.timings_ms.guard = round(guardMs);
+      outcome.warnings.push(...warnings);
       outcome.timings_ms.apply = round(performance.now() - t2);
 
       // 4. Tell the bridge what happened and acknowledge the deliveries (every outcome is final).
@@ -89,7 +99,7 @@ export function createFill(port, deliveries) {
       const upToSeq = await deliveries.upToSeq(outcome.run_id);
       try {
         await port.request("fill.applied", {
-          run_id: outcome.run_id, results, timings_ms: { ...outcome.timings_ms },
+          run_id: outcome.run_id, results, blocked, timings_ms: { ...outcome.timings_ms },
           ...(upToSeq ? { up_to_seq: upToSeq } : {}),
         }, { timeoutMs: REPORT_TIMEOUT_MS });
         await deliveries.acked(outcome.run_id, upToSeq);
@@ -99,7 +109,7 @@ export function createFill(port, deliveries) {
       deliveries.release(outcome.run_id);
       outcome.ok = true;
       outcome.timings_ms.total = round(performance.now() - t0);
-      await showPanel(tabId, { run_id: outcome.run_id, rows, note: noteFor(plan) });
+      await showPanel(tabId, { run_id: outcome.run_id, rows, note: noteFor(plan), blocked });
       await setBadge(tabId, rows);
       return outcome;
     } catch (err) {
@@ -224,9 +234,11 @@ export function createFill(port, deliveries) {
 
   /**
    * Split the decisions per frame, let each frame apply its part, gather results in plan order.
-   * @param {number} tabId @param {Record<string, any>[]} decisions @param {string[]} knownFrames
+   * The submit guard holds every readable frame of the tab meanwhile.
+   * @param {number} tabId @param {string} runId @param {Record<string, any>[]} decisions
+   * @param {string[]} knownFrames @param {number[]} guardFrames
    */
-  async function applyPlan(tabId, decisions, knownFrames) {
+  async function applyPlan(tabId, runId, decisions, knownFrames, guardFrames) {
     /** @type {Map<string, Record<string, any>[]>} */
     const perFrame = new Map();
     for (const d of decisions) {
@@ -238,6 +250,29 @@ export function createFill(port, deliveries) {
     const byKey = new Map();
     /** @type {Record<string, any>[]} */
     const rows = [];
+    if (!perFrame.size) return { results: [], rows, blocked: [], warnings: [], guardMs: 0 };
+    const arming = performance.now();
+    const held = await guard.arm(tabId, guardFrames, runId);
+    let guardMs = performance.now() - arming;
+    /** @type {import("./submit-guard.js").BlockedAttempt[]} */
+    let blocked = [];
+    try {
+      await applyParts(tabId, perFrame, knownFrames, byKey, rows);
+    } finally {
+      const releasing = performance.now();
+      blocked = await held.release();
+      guardMs += performance.now() - releasing;
+    }
+    const results = decisions.map((d) => byKey.get(key(d)) ?? missing(d, "the frame gave no result"));
+    return { results, rows, blocked, warnings: held.warnings, guardMs };
+  }
+
+  /**
+   * @param {number} tabId @param {Map<string, Record<string, any>[]>} perFrame
+   * @param {string[]} knownFrames @param {Map<string, Record<string, any>>} byKey
+   * @param {Record<string, any>[]} rows
+   */
+  async function applyParts(tabId, perFrame, knownFrames, byKey, rows) {
     await Promise.all([...perFrame].map(async ([frame, part]) => {
       const frameId = Number(frame);
       if (!knownFrames.includes(frame) || !Number.isInteger(frameId)) {
@@ -253,8 +288,6 @@ export function createFill(port, deliveries) {
         for (const d of part) byKey.set(key(d), missing(d, why));
       }
     }));
-    const results = decisions.map((d) => byKey.get(key(d)) ?? missing(d, "the frame gave no result"));
-    return { results, rows };
   }
 
   /** @param {Record<string, any>} d */
@@ -299,6 +332,7 @@ function failure(err, t0, partial = {}) {
     timings_ms: { ...timings, total: round(performance.now() - t0) },
     frames: partial.frames ?? [],
     warnings: partial.warnings ?? [],
+    blocked: partial.blocked ?? [],
     ...(partial.tab_id !== undefined ? { tab_id: partial.tab_id } : {}),
     error: error.toJSON(),
   };
@@ -308,7 +342,7 @@ function failure(err, t0, partial = {}) {
 function emptyOutcome(tabId) {
   return {
     ok: false, run_id: "", plan: null, applied: [], tab_id: tabId,
-    timings_ms: { snapshot: 0, plan: 0, apply: 0, total: 0 }, frames: [], warnings: [],
+    timings_ms: { snapshot: 0, plan: 0, apply: 0, total: 0 }, frames: [], warnings: [], blocked: [],
   };
 }
 

@@ -3,7 +3,8 @@
 // when this (run, seq) was handed to the page before, applied in its frame when the run's tab still
 // shows the same document, and otherwise acknowledged as not applicable so it is not sent forever.
 // Events come in bursts right after `hello`; when a burst settles, each run is acknowledged with one
-// `fill.ack` up to its highest contiguous done seq.
+// `fill.ack` up to its highest contiguous done seq. Replays apply under the submit guard like a
+// Fill; what it stopped goes to the bridge as `fill.blocked`.
 
 import { withoutFragment } from "./deliveries.js";
 import { listFrames, sendToFrame } from "./frames.js";
@@ -38,9 +39,10 @@ const KEEP_OUTCOMES = 50;
  * @param {{request: (type: string, payload?: Record<string, unknown>, options?: {timeoutMs?: number}) => Promise<any>,
  *   subscribe: (fn: (notice: any) => void) => unknown, connects?: number}} port
  * @param {import("./deliveries.js").Deliveries} deliveries
+ * @param {ReturnType<typeof import("./submit-guard.js").createSubmitGuard>} guard
  * @param {{settleMs?: number}} [options]
  */
-export function createReplay(port, deliveries, options = {}) {
+export function createReplay(port, deliveries, guard, options = {}) {
   const settleMs = options.settleMs ?? SETTLE_MS;
   /** @type {ReplayEvent[]} */
   let waiting = [];
@@ -174,8 +176,22 @@ export function createReplay(port, deliveries, options = {}) {
   async function applyInFrame({ tabId, frameId, items }) {
     items.sort((a, b) => a.seq - b.seq); // plan order: answers can depend on earlier ones
     const decisions = items.map((ev) => ev.decision);
+    const runId = items[0]?.run_id ?? "";
+    const held = await guard.arm(tabId, (await listFrames(tabId)).map((f) => f.frameId), runId);
+    /** @type {any} */
+    let reply = null;
+    /** @type {import("./submit-guard.js").BlockedAttempt[]} */
+    let blocked = [];
     try {
-      const reply = await sendToFrame(tabId, frameId, { relay: "apply", decisions }, APPLY_TIMEOUT_MS);
+      reply = await sendToFrame(tabId, frameId, { relay: "apply", decisions }, APPLY_TIMEOUT_MS);
+    } catch (err) {
+      // Final like any other outcome: nothing is retried automatically.
+      const why = `frame ${frameId} could not apply: ${asRelayError(err).message}`;
+      for (const ev of items) settle(ev, "applied", why, "not_found");
+    } finally {
+      blocked = await held.release();
+    }
+    if (reply) {
       /** @type {Map<string, Record<string, any>>} */
       const byField = new Map((reply.results ?? []).map((/** @type {any} */ r) => [String(r.field_id), r]));
       for (const ev of items) {
@@ -184,14 +200,11 @@ export function createReplay(port, deliveries, options = {}) {
       }
       if (frameId === 0 && Array.isArray(reply.rows) && reply.rows.length) {
         const rows = reply.rows.map((/** @type {any} */ r) => ({ ...r, frame: "0" }));
-        await sendToFrame(tabId, 0, { relay: "panel", model: { run_id: items[0]?.run_id ?? "", rows } }, PANEL_TIMEOUT_MS)
+        await sendToFrame(tabId, 0, { relay: "panel", model: { run_id: runId, rows } }, PANEL_TIMEOUT_MS)
           .catch(() => {});
       }
-    } catch (err) {
-      // Final like any other outcome: nothing is retried automatically.
-      const why = `frame ${frameId} could not apply: ${asRelayError(err).message}`;
-      for (const ev of items) settle(ev, "applied", why, "not_found");
     }
+    await guard.report(tabId, runId, blocked); // to the bridge, and onto the panel
   }
 
   /**

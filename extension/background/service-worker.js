@@ -10,6 +10,8 @@
 //   relayPlanTab(id)       snapshot, plan and record the run, without applying (tests, diagnostics)
 //   relayReplay            replayed deliveries: {outcomes, settled()}
 //   relayDeliveries        the run bookkeeping in chrome.storage.session
+//   relayGuardSettled(id)  once every frame's submit-guard watch for a run has ended:
+//                          {blocked: [...]} (everything the guard stopped for that run)
 //   RelayNativePort        the class, so tests can open a port with their own timeouts
 
 import { createAutofill } from "./autofill.js";
@@ -17,11 +19,15 @@ import { createDeliveries } from "./deliveries.js";
 import { createFill } from "./fill.js";
 import { NativePort } from "./native-port.js";
 import { createReplay } from "./replay.js";
+import { dropStaleHolds } from "./new-windows.js";
+import { createSubmitGuard } from "./submit-guard.js";
 
 const port = new NativePort();
 const deliveries = createDeliveries();
-const fill = createFill(port, deliveries);
-const replay = createReplay(port, deliveries);
+void dropStaleHolds(); // a worker that stopped mid-apply may have left its hold on new windows
+const guard = createSubmitGuard(port);
+const fill = createFill(port, deliveries, guard);
+const replay = createReplay(port, deliveries, guard);
 
 /** @type {any} */
 const g = globalThis;
@@ -37,6 +43,7 @@ g.relaySnapshotTab = fill.snapshotTab;
 g.relayPlanTab = (/** @type {number|undefined} */ tabId) => fill.relayPlanTab(tabId);
 g.relayReplay = replay;
 g.relayDeliveries = deliveries;
+g.relayGuardSettled = (/** @type {string} */ runId) => guard.settledRun(String(runId));
 g.relayLastOutcome = null;
 /** @type {Record<string, unknown>[]} recent bridge events, newest last */
 g.relayEvents = [];
@@ -72,6 +79,12 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   }
   if (message.relay_bg === "fields-appeared" && tabId !== undefined) {
     autofill.fieldsAppeared(tabId).then((scheduled) => sendResponse({ ok: true, scheduled }),
+      () => sendResponse({ ok: false }));
+    return true;
+  }
+  if (message.relay_bg === "guard-settled" && tabId !== undefined) {
+    // A frame's submit-guard watch after the apply ended, with what it stopped meanwhile.
+    guard.settled(tabId, sender.frameId ?? 0, message).then(() => sendResponse({ ok: true }),
       () => sendResponse({ ok: false }));
     return true;
   }

@@ -20,9 +20,11 @@ const APPLY_TIMEOUT_MS = 15_000;
 
 /**
  * @param {Decision[]} decisions
+ * @param {{onDecision?: (decision: Decision|null) => void}} [hooks]  told which decision is being
+ *   applied (null once all are), so the submit guard can say during which field the page acted
  * @returns {Promise<ApplyResult[]>}
  */
-export async function applyDecisions(decisions) {
+export async function applyDecisions(decisions, hooks = {}) {
   /** @type {ApplyResult[]} */
   const results = [];
   /** @type {{id: string, widget: string, ms: number}[]} */
@@ -33,6 +35,7 @@ export async function applyDecisions(decisions) {
     const base = { field_id: String(decision.field_id), frame: String(decision.frame ?? "0") };
     const entry = registry.get(base.field_id);
     const started = performance.now();
+    hooks.onDecision?.(decision);
     const run = applyOne(decision).then(
       (outcome) => ({ ...base, ...outcome }),
       // A broken driver or page script must not stop the rest of the plan.
@@ -55,6 +58,7 @@ export async function applyDecisions(decisions) {
     }
   }
   await Promise.all(uploads);
+  hooks.onDecision?.(null);
   lastApplyTimings.slow = slow.sort((a, b) => b.ms - a.ms).slice(0, 15);
   return results;
 }

@@ -4,10 +4,11 @@
 import { applyDecisions, lastApplyTimings } from "./apply.js";
 import { startEditTracking } from "./edits.js";
 import { classify, clearMarks, markCounts, showMarks } from "./marks.js";
-import { closePanel, panelState, showPanel } from "./panel.js";
 import { wellFormed } from "./dom.js";
+import { addBlocked, closePanel, panelState, showPanel } from "./panel.js";
 import { postingText } from "./posting.js";
 import { lastTimings, registry, snapshot, visualTarget } from "./snapshot.js";
+import { armGuard, guardField, guardRootsOf, releaseGuard } from "./submit_guard.js";
 import { watchForNewFields } from "./watch.js";
 
 export function start() {
@@ -37,13 +38,23 @@ export async function handleMessage(message) {
         timings_ms: { snapshot: performance.now() - started, walk: lastTimings.walk, fields: lastTimings.fields },
       });
     }
+    case "guard": {
+      // The submit guard around an apply (submit_guard.js); the worker arms every frame first.
+      const runId = String(message.run_id ?? "");
+      if (message.op === "arm") return { ok: true, ...armGuard(runId) };
+      if (message.op === "release") return { ok: true, blocked: releaseGuard(runId) };
+      return { ok: false, error: { code: "E_UNKNOWN_MESSAGE", message: `unknown guard op ${message.op}` } };
+    }
     case "apply":
       return apply(/** @type {any[]} */ (message.decisions ?? []));
     case "panel":
       if (window !== window.top) return { ok: false, error: { code: "E_NOT_TOP", message: "the panel lives in the top frame" } };
-      showPanel(message.model, (row) => {
-        chrome.runtime.sendMessage({ relay_bg: "focus", frame: row.frame, field_id: row.field_id }).catch(() => {});
-      });
+      showPanel(message.model, pickRow);
+      return { ok: true };
+    case "blocked":
+      // Attempts reported apart from a fill's own panel (the watch after the apply, replays).
+      if (window !== window.top) return { ok: false, error: { code: "E_NOT_TOP", message: "the panel lives in the top frame" } };
+      addBlocked(String(message.run_id ?? ""), message.blocked ?? [], pickRow);
       return { ok: true };
     case "focus":
       return { ok: focusField(String(message.field_id)) };
@@ -68,7 +79,12 @@ export async function handleMessage(message) {
  */
 async function apply(decisions) {
   const started = performance.now();
-  const results = await applyDecisions(decisions);
+  // Submits inside shadow roots never reach the window: the guard listens on the fields' roots.
+  for (const decision of decisions) {
+    const entry = registry.get(String(decision.field_id));
+    if (entry) guardRootsOf([entry.el, ...(entry.members ?? [])]);
+  }
+  const results = await applyDecisions(decisions, { onDecision: guardField });
   void watchForNewFields();
   const byId = new Map(results.map((r) => [r.field_id, r]));
   /** @type {import("./marks.js").MarkItem[]} */
@@ -98,6 +114,11 @@ async function apply(decisions) {
   lastApplyTimings.marks = Math.round(performance.now() - marking);
   lastApplyTimings.total = Math.round(performance.now() - started);
   return { ok: true, results, rows, timings_ms: { apply: performance.now() - started } };
+}
+
+/** The person clicked a panel row: show that field, in whichever frame. @param {{frame: string, field_id: string}} row */
+function pickRow(row) {
+  chrome.runtime.sendMessage({ relay_bg: "focus", frame: row.frame, field_id: row.field_id }).catch(() => {});
 }
 
 /** @param {string} id */

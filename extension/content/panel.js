@@ -19,10 +19,26 @@ import { RELAY_UI_ATTR } from "./snapshot.js";
  * @property {PanelRow[]} rows
  * @property {{code: string, message: string}|null} [error]
  * @property {string} [note]
+ * @property {BlockedRow[]} [blocked]  submissions the page attempted, which Relay stopped
+ */
+/**
+ * @typedef {object} BlockedRow
+ * @property {string} kind
+ * @property {string} detail
+ * @property {number} [times]
  */
 
 /** @type {HTMLElement|null} */
 let panelHost = null;
+/** @type {{model: PanelModel, onPick: (row: PanelRow) => void, blocked: number}|null} what the panel shows */
+let shown = null;
+/** @type {Map<string, BlockedRow[]>} attempts reported apart from a run's panel (they may come first) */
+const lateBlocked = new Map();
+const KEEP_RUNS = 5;
+
+const BLOCKED_NOTE = "The page tried to submit the form while Relay was filling it; Relay stopped it. "
+  + "Nothing was sent.";
+const MAX_BLOCKED_ROWS = 50;
 
 const CSS = `
   :host { all: initial; }
@@ -42,6 +58,8 @@ const CSS = `
   .label { flex: 1; min-width: 0; }
   .value { color: #6b7280; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
   .error { padding: 8px 10px; color: #b91c1c; }
+  .blocked { margin: 8px 10px 0; padding: 6px 8px; border-radius: 6px; background: #fef2f2; color: #991b1b; }
+  .blocked ul { margin: 4px 0 0; padding-left: 16px; color: #7f1d1d; }
   .note { padding: 0 10px 8px; color: #6b7280; }`;
 
 const DOT = { filled: "#15803d", review: "#d97706", left: "#9ca3af", edited: "#2563eb" };
@@ -56,6 +74,8 @@ const GROUPS = /** @type {const} */ ([
  */
 export function showPanel(model, onPick) {
   closePanel();
+  const blocked = [...(model.blocked ?? []), ...(lateBlocked.get(model.run_id) ?? [])].slice(0, MAX_BLOCKED_ROWS);
+  shown = { model, onPick, blocked: blocked.length };
   const host = document.createElement("relay-panel");
   host.setAttribute(RELAY_UI_ATTR, "");
   const root = host.attachShadow({ mode: "closed" });
@@ -82,6 +102,7 @@ export function showPanel(model, onPick) {
     box.append(el("div", "counts",
       `${counts.filled} filled · ${counts.review} to review · ${counts.left} left${counts.edited ? ` · ${counts.edited} kept` : ""}`));
   }
+  if (blocked.length) box.append(blockedNotice(blocked));
   if (model.note) box.append(el("div", "note", model.note));
   const list = el("div", "list");
   for (const [kind, heading] of GROUPS) {
@@ -111,11 +132,41 @@ export function showPanel(model, onPick) {
 export function closePanel() {
   panelHost?.remove();
   panelHost = null;
+  shown = null;
+}
+
+/**
+ * Add attempts reported apart from the run's panel (the watch after the apply, replays). Kept per
+ * run, so the run's panel shows them even when they arrive first; shown at once, on whatever the
+ * panel shows now, and opening it if the person closed it: they must learn the page tried.
+ * @param {string} runId @param {BlockedRow[]} rows @param {(row: PanelRow) => void} onPick
+ */
+export function addBlocked(runId, rows, onPick) {
+  if (!rows.length) return;
+  lateBlocked.set(runId, [...(lateBlocked.get(runId) ?? []), ...rows].slice(0, MAX_BLOCKED_ROWS));
+  for (const old of [...lateBlocked.keys()].slice(0, Math.max(lateBlocked.size - KEEP_RUNS, 0))) lateBlocked.delete(old);
+  if (!shown) showPanel({ run_id: runId, rows: [] }, onPick);
+  else if (shown.model.run_id === runId) showPanel(shown.model, shown.onPick);
+  else showPanel({ ...shown.model, blocked: [...(shown.model.blocked ?? []), ...rows] }, shown.onPick);
+}
+
+/** @param {BlockedRow[]} rows */
+function blockedNotice(rows) {
+  const box = el("div", "blocked");
+  box.setAttribute("role", "alert");
+  box.append(el("div", "", BLOCKED_NOTE));
+  const list = el("ul");
+  for (const row of rows) {
+    const times = Number(row.times ?? 1);
+    list.append(el("li", "", `${row.detail}${times > 1 ? ` (${times} times)` : ""}`));
+  }
+  box.append(list);
+  return box;
 }
 
 /** Whether the panel is open, and its row count by kind (tests). */
 export function panelState() {
-  return { open: Boolean(panelHost?.isConnected) };
+  return { open: Boolean(panelHost?.isConnected), blocked: shown?.blocked ?? 0 };
 }
 
 /**

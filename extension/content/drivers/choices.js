@@ -1,6 +1,6 @@
 // Shared reading of choice controls (radios, checkboxes, yes/no buttons): which controls answer
 // one question, what each one says, and whether it is on. Not a driver itself.
-import { choiceLabel, norm, press, rootOf, textOf } from "./util.js";
+import { choiceLabel, clickCancelled, isUntypedFormButton, norm, press, rootOf, textOf } from "./util.js";
 
 /**
  * @typedef {{value: string, text: string, selected: boolean, el: Element}} Choice
@@ -83,11 +83,13 @@ export function checkboxChoices(el) {
 
 /**
  * Toggles a choice like a person: a click on the control (a click on a visually hidden radio
- * still activates it; its label would too).
+ * still activates it; its label would too). press() stops short of clicking a submit control; a
+ * yes/no drawn as untyped form buttons still gets its click, cancelled so it cannot submit.
  * @param {Element} el
  */
 export function clickChoice(el) {
   press(el);
+  if (isUntypedFormButton(el)) clickCancelled(el);
 }
 
 export { TOGGLE_BUTTON };

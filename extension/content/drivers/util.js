@@ -177,6 +177,30 @@ export function press(el, types = ["pointerover", "mouseover", "pointerdown", "m
   }
 }
 
+/**
+ * Whether `el` is a choice drawn as a <button> with no type inside a form (a yes/no pair built
+ * carelessly): a submit button by HTML's rules, though the page means it as an answer.
+ * @param {Element} el
+ */
+export function isUntypedFormButton(el) {
+  const control = el.closest("button");
+  return control instanceof HTMLButtonElement && !control.hasAttribute("type") && control.form !== null;
+}
+
+/**
+ * The click a person's press ends with, for a choice that is an untyped form button: the page's
+ * click handlers record the answer, while the click's default action, submitting the form, is
+ * cancelled before the click is dispatched (a cancelled click never starts a submission).
+ * @param {Element} el
+ */
+export function clickCancelled(el) {
+  const init = { bubbles: true, cancelable: true, composed: true, view: el.ownerDocument.defaultView,
+    button: 0, buttons: 0, detail: 1, ...pointAt(el) };
+  const event = new MouseEvent("click", init);
+  event.preventDefault();
+  el.dispatchEvent(event);
+}
+
 const KEY_CODES = /** @type {Record<string, [string, number]>} */ ({
   Enter: ["Enter", 13], Tab: ["Tab", 9], Escape: ["Escape", 27], ArrowDown: ["ArrowDown", 40],
   ArrowUp: ["ArrowUp", 38], Backspace: ["Backspace", 8], " ": ["Space", 32],
