@@ -81,7 +81,8 @@ class FormField(BaseModel):
     options: list[FieldOption] = Field(default_factory=list)
     multiple: bool = False
     required: bool = False
-    visible: bool = True
+    visible: bool = True  # the person can see it, or the widget part that shows its value
+    hidden_reason: str = Field(default="", max_length=200)  # why not ("covered by another element")
     disabled: bool = False
     readonly: bool = False
     value: str = ""  # current value, as the person sees it

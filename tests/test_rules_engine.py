@@ -6,6 +6,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+from pydantic import ValidationError
+
 from bridge.forms import Action, FieldOption, FillRequest, FormField, FrameSnapshot
 from bridge.rules.data import rules_dir
 from bridge.rules.engine import decide
@@ -330,9 +333,49 @@ def test_adapter_never_keys() -> None:
 
 def test_hidden_text_fields_are_never_filled_now() -> None:
     ds = run(
-        field("Email", "email", visible=False),
+        field("Email", "email", visible=False, hidden_reason="transparent (opacity 0)"),
         field("Website", attrs={"class": "sr-only"}),
-        field("Resume", "file", visible=False),
     )
-    assert [d.status.value for d in ds[:2]] == ["never", "never"]
-    assert ds[2].status.value == "leave"  # hidden file inputs sit behind buttons: not honeypots
+    assert [d.status.value for d in ds] == ["never", "never"]
+    assert all(d.action.value == "none" and not d.value for d in ds)
+    assert ds[0].key == "basics.email"
+    assert "you cannot see this field (transparent (opacity 0))" in ds[0].reason
+    assert "honeypot" in ds[0].reason
+
+
+def test_no_field_the_person_cannot_see_is_filled(tmp_path: Path) -> None:
+    """Selects, choices, widgets and files too: a page can read them back (a harvester)."""
+    (tmp_path / "resume.pdf").write_bytes(b"%PDF-1.4")
+    lp = profile(tmp_path)
+    gender = ["Male", "Female", "Decline to self-identify"]
+    hidden = [
+        field("Gender", "select", options=gender, hidden_reason="covered by another element"),
+        field("Are you legally authorized to work in the US?", "radio_group", options=["Yes", "No"],
+              hidden_reason="outside the page"),
+        field("How did you hear about us?", "combobox", options=["LinkedIn", "Indeed"],
+              hidden_reason="inside a collapsed container"),
+        field("Are you willing to relocate?", "checkbox", hidden_reason="clipped"),
+        field("Resume/CV", "file", hidden_reason="in a frame you cannot see"),
+        field("Earliest start date", "date", hidden_reason=""),
+    ]
+    shown = run(*hidden, lp=lp)
+    assert [d.status.value for d in shown] == ["fill"] * len(hidden)  # the same fields, seen
+    ds = run(*[f.model_copy(update={"visible": False}) for f in hidden], lp=lp)
+    for d, f in zip(ds, hidden, strict=True):
+        assert d.status.value == "leave" and d.action.value == "none", (f.label, d)
+        assert not d.value and not d.values and d.file is None and d.checked is None
+        why = f.hidden_reason or "hidden"
+        assert d.reason == f"not filled: you cannot see this field ({why})", d.reason
+    assert ds[0].key == "eeo.gender"  # what it asks is still known, for the report
+
+
+def test_a_hidden_field_keeps_its_value_and_never_fill_comes_first() -> None:
+    kept = one(field("Email", "email", visible=False, value="a@b.example"))
+    assert kept.status.value == "keep"
+    never = one(field("Social Security Number", visible=False))
+    assert never.status.value == "never" and "cannot see" not in never.reason
+
+
+def test_hidden_reason_is_bounded() -> None:
+    with pytest.raises(ValidationError):
+        FormField(id="f1", hidden_reason="x" * 201)

@@ -276,12 +276,18 @@ def _decide_one(
             "keep: the person edited it" if field.user_edited else "keep: already has a value"
         )
         return d
-    if field.widget in TEXT_WIDGETS and (not field.visible or _visually_hidden(field)):
-        # A honeypot, or a wizard step not shown yet: untouchable now; the next Fill, after the
+    text = field.widget in TEXT_WIDGETS
+    if not field.visible or (text and _visually_hidden(field)):
+        # What the person cannot see they cannot check, and a page can read it: a harvester, a
+        # honeypot, or a wizard step not shown yet. Untouchable now; the next Fill, after the
         # field shows, decides it afresh.
-        d.key = cls.key if cls else "never.honeypot"
-        d.status = Status.NEVER
-        d.reason = "never-fill:hidden text field (a honeypot, or a step not shown yet)"
+        why = f"you cannot see this field ({field.hidden_reason or 'hidden'})"
+        d.key = cls.key if cls else ("never.honeypot" if text else "")
+        if text:
+            d.status = Status.NEVER
+            d.reason = f"never-fill:{why}; a hidden text box is a honeypot or a step not shown yet"
+        else:
+            d.reason = f"not filled: {why}"
         return d
     if field.disabled or (
         field.readonly

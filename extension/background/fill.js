@@ -7,6 +7,7 @@
 // Playwright's service-worker evaluate) all call relayFill. It never throws: failures come back as {ok: false, error: {code, message}}.
 
 import { listFrames, resolveTab, sendToFrame } from "./frames.js";
+import { hideFieldsOfHiddenFrames } from "./hidden_frames.js";
 import { RelayError, asRelayError } from "./native-port.js";
 
 const SNAPSHOT_TIMEOUT_MS = 15_000;
@@ -223,6 +224,7 @@ export function createFill(port, deliveries, guard) {
         snapshots.push({ frame, url: String(reply.url ?? ""), title: String(reply.title ?? ""), fields });
       }
     }
+    hideFieldsOfHiddenFrames(frames, answers, snapshots);
     if (!snapshots.length && summary.every((s) => s.error)) {
       throw new RelayError("E_PAGE_UNAVAILABLE", summary[0]?.error || "Relay cannot read this page.");
     }

@@ -7,6 +7,7 @@
 
 import { applyFallback } from "./fallback.js";
 import { asRelay, markFilled, wasEditedByPerson } from "./edits.js";
+import { canSee } from "./sight.js";
 import { registry, relocate, trackedValue } from "./snapshot.js";
 
 /** @typedef {import("./fallback.js").Decision} Decision */
@@ -81,6 +82,12 @@ async function applyOne(decision) {
   const before = trackedValue(entry);
   if (wasEditedByPerson(tracked, before)) {
     return { status: "user_edited", detail: "changed by you after Relay filled it; kept", value_after: before };
+  }
+  // The page may have hidden the field since the snapshot: what the person cannot see stays empty.
+  const sight = canSee(entry);
+  if (!sight.visible) {
+    entry.hidden = sight.reason;
+    return { status: "refused", detail: `you cannot see this field (${sight.reason})`, value_after: before };
   }
   const outcome = await asRelay([entry.el, ...entry.members], async () => {
     if (entry.driver) return withTimeout(entry.driver.apply(entry.el, decision), APPLY_TIMEOUT_MS);

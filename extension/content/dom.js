@@ -1,6 +1,9 @@
 // Small DOM helpers shared by the snapshot, labels, apply and marks: a walk that enters open
 // shadow roots, text normalisation, visibility, id lookups across tree scopes.
 
+/** Relay's own page UI (marks, panel) carries this attribute and is never snapshotted. */
+export const RELAY_UI_ATTR = "data-relay-ui";
+
 /** Collapses white space (including no-break spaces). @param {unknown} s */
 export function norm(s) {
   return String(s ?? "").replace(/[\s\u00a0\u200b]+/g, " ").trim();

@@ -197,7 +197,7 @@ function ariaLabel(/** @type {Element} */ el, /** @type {Element[]} */ skip) {
 }
 
 /** The labels of a control: native `labels`, else label[for=id] in its tree scope, else a wrapper. */
-function labelsOf(/** @type {Element} */ el) {
+export function labelsOf(/** @type {Element} */ el) {
   const native = /** @type {any} */ (el).labels;
   if (native && native.length) return /** @type {HTMLLabelElement[]} */ ([...native]);
   /** @type {HTMLLabelElement[]} */

@@ -35,7 +35,9 @@ export async function handleMessage(message) {
         ok: true,
         ...snap,
         job_text: jobText,
-        timings_ms: { snapshot: performance.now() - started, walk: lastTimings.walk, fields: lastTimings.fields },
+        timings_ms: {
+          snapshot: performance.now() - started, walk: lastTimings.walk, fields: lastTimings.fields, sight: lastTimings.sight,
+        },
       });
     }
     case "guard": {
@@ -102,7 +104,8 @@ async function apply(decisions) {
       value: result?.status === "applied" || result?.status === "user_edited" ? String(result.value_after ?? "") : "",
       tip,
     });
-    if (!entry) continue;
+    // No mark on a field the person cannot see: a ring around nothing invites typing into it.
+    if (!entry || entry.hidden) continue;
     // Outline what the person sees: a group's choices with their labels, a widget's visible box.
     const targets = entry.kind === "group"
       ? entry.members.flatMap((m) => [m, ...(/** @type {any} */ (m).labels ?? [])])
@@ -125,7 +128,7 @@ function pickRow(row) {
 function focusField(id) {
   const entry = registry.get(id);
   const el = entry?.kind === "group" ? entry.members[0] : entry?.el;
-  if (!el || !el.isConnected) return false;
+  if (!el || !el.isConnected || entry?.hidden) return false;
   el.scrollIntoView({ block: "center", behavior: "smooth" });
   /** @type {HTMLElement} */ (el).focus?.({ preventScroll: true });
   return true;

@@ -6,12 +6,14 @@
 import * as drivers from "./drivers/index.js";
 import { isPlaceholderOption } from "./drivers/util.js";
 import {
-  cap, commonAncestor, composedParent, deepDescendants, isVisible, norm, textOf, walkElements,
+  RELAY_UI_ATTR, cap, commonAncestor, composedParent, deepDescendants, isVisible, norm, textOf, walkElements,
 } from "./dom.js";
 import { wasEditedByPerson } from "./edits.js";
 import {
   CONTROL_SELECTOR, describedBy, hostOf, inferGroupLabel, inferLabel, optionText, useWidgetParts,
 } from "./labels.js";
+import { childFrames, frameIndex, sightItem } from "./sight.js";
+import { perceive } from "./visibility.js";
 
 /**
  * @typedef {object} Entry
@@ -23,6 +25,7 @@ import {
  * @property {Element[]} members   a group's choices (empty otherwise)
  * @property {string} groupId      an option's group ("" otherwise)
  * @property {{key: string, ordinal: number}} [sig]  to find the control again after a re-render
+ * @property {string} [hidden]     why the person cannot see it, as of the snapshot ("" or unset: they can)
  */
 
 /** @typedef {Record<string, any>} FormField  see bridge/forms.py FormField */
@@ -42,8 +45,7 @@ const NOT_FILLABLE_TYPES = new Set(["hidden", "submit", "button", "reset", "imag
 const TEXT_BOX = "input:not([type]), input[type=text], input[type=search], input[type=email], input[type=tel], "
   + "input[type=url], input[type=number], textarea";
 
-/** Relay's own page UI (marks, panel) carries this attribute and is never snapshotted. */
-export const RELAY_UI_ATTR = "data-relay-ui";
+export { RELAY_UI_ATTR };
 
 /** @type {WeakMap<Element, string>} */
 const elementIds = new WeakMap();
@@ -53,10 +55,11 @@ let counter = 0;
 
 /**
  * Where the latest snapshot spent its time (ms): the walk, the fields, and the slowest describes,
- * so a slow page names its slow widgets; `text` is reading the page's text for the plan.
- * @type {{walk: number, fields: number, text: number, slow: {id: string, widget: string, ms: number}[]}}
+ * so a slow page names its slow widgets; `sight` is checking what the person can see, `text`
+ * reading the page's text for the plan.
+ * @type {{walk: number, fields: number, sight: number, text: number, slow: {id: string, widget: string, ms: number}[]}}
  */
-export const lastTimings = { walk: 0, fields: 0, text: 0, slow: [] };
+export const lastTimings = { walk: 0, fields: 0, sight: 0, text: 0, slow: [] };
 
 /** id → entry, as of the latest snapshot. @type {Map<string, Entry>} */
 export const registry = new Map();
@@ -127,8 +130,11 @@ function safeFindDriver(el) {
 }
 
 /**
- * Snapshot this frame's document.
- * @returns {Promise<{url: string, title: string, fields: FormField[]}>}
+ * Snapshot this frame's document. `child_frames` says which of its iframes a person can see (by
+ * their index among this window's frames, `frame_index` this frame's own): fields inside a frame
+ * nobody sees are not seen either (background/hidden_frames.js).
+ * @returns {Promise<{url: string, title: string, fields: FormField[], frame_index: number,
+ *   child_frames: {index: number, visible: boolean, reason: string}[]}>}
  */
 export async function snapshot() {
   registry.clear();
@@ -215,10 +221,26 @@ export async function snapshot() {
     }
     fields.push(field);
   }
+  // What the person can see, checked once the describes are done (they may open menus), in one
+  // synchronous pass with the iframes of this document.
+  const t2 = performance.now();
+  const frames = childFrames();
+  const sights = perceive([
+    ...fields.map((f) => sightItem(/** @type {Entry} */ (registry.get(f.id)))),
+    ...frames.map(({ el }) => ({ targets: [el], own: [el] })),
+  ]);
+  fields.forEach((f, i) => {
+    f.visible = sights[i].visible;
+    f.hidden_reason = sights[i].reason;
+    const entry = registry.get(f.id);
+    if (entry) entry.hidden = sights[i].reason;
+  });
+  const frameSights = frames.map(({ index }, i) => ({ index, ...sights[fields.length + i] }));
   lastTimings.walk = Math.round(t1 - t0);
-  lastTimings.fields = Math.round(performance.now() - t1);
+  lastTimings.fields = Math.round(t2 - t1);
+  lastTimings.sight = Math.round(performance.now() - t2);
   lastTimings.slow = slow.sort((a, b) => b.ms - a.ms).slice(0, 15);
-  return { url: location.href, title: document.title, fields };
+  return { url: location.href, title: document.title, fields, frame_index: frameIndex(), child_frames: frameSights };
 }
 
 /**
@@ -362,7 +384,8 @@ function baseField(el, widget, section) {
     options: [],
     multiple: Boolean(/** @type {any} */ (el).multiple) || el.getAttribute("aria-multiselectable") === "true",
     required,
-    visible: isVisible(el),
+    visible: true, // set with hidden_reason once every field is known (snapshot)
+    hidden_reason: "",
     disabled: el.matches(":disabled") || el.getAttribute("aria-disabled") === "true",
     readonly: Boolean(input.readOnly) || el.getAttribute("aria-readonly") === "true",
     value: "",
@@ -390,10 +413,6 @@ function controlField(/** @type {Element} */ el, /** @type {string} */ section) 
       value: o.value, text: cap(norm(o.label || o.textContent), 300), selected: false,
     }));
   }
-  if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio") && !field.visible) {
-    // Custom-styled choices hide the native input and show its label instead.
-    field.visible = [...(el.labels ?? [])].some((l) => isVisible(l));
-  }
   field.user_edited = wasEditedByPerson(el, field.value);
   registry.set(field.id, { id: field.id, kind: "native", el, widget, driver: null, members: [], groupId: "" });
   return field;
@@ -412,16 +431,10 @@ async function driverField(el, driver, section) {
     field.type = "";
     field.widget = "combobox";
   }
-  if (!field.visible) {
-    // Libraries hide the control they drive (select2's <select>) and show their own parts next
-    // to it: the field is as visible as those parts. describe() may still say otherwise.
-    field.visible = [el.previousElementSibling, el.nextElementSibling]
-      .some((sib) => sib && partOfWidget(sib) && isVisible(sib));
-  }
   try {
     const described = await withTimeout(driver.describe(el), DESCRIBE_TIMEOUT_MS);
     for (const [key, value] of Object.entries(described ?? {})) {
-      if (key === "id" || key === "frame" || value === undefined || value === null) continue;
+      if (key === "id" || key === "frame" || key === "visible" || value === undefined || value === null) continue;
       field[key] = value;
     }
   } catch (err) {
@@ -481,7 +494,6 @@ function nativeGroupField(members, widget, section, groupEl) {
     options,
     multiple: widget === "checkbox_group",
     required,
-    visible: members.some((m) => isVisible(m) || [...(/** @type {any} */ (m).labels ?? [])].some(isVisible)),
     disabled: members.every((m) => m.matches(":disabled") || m.getAttribute("aria-disabled") === "true"),
     value,
     locator: locatorOf(container),

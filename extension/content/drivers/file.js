@@ -3,12 +3,17 @@
 // Finds the input behind an "Attach" / "Select files" button or a drop zone, and inside open
 // shadow roots (SmartRecruiters' spl-dropzone). Verifies the page took it: the input keeps the
 // file, or the page shows its name (Greenhouse swaps the input for a chip, Workday resets it).
-import { norm, outcome, settle, textOf, waitFor } from "./util.js";
+import { norm, outcome, rootOf, settle, textOf, waitFor } from "./util.js";
 
 const GROUP = "[role=group], .file-upload, [data-automation-id=attachments-FileUpload], "
   + "[data-automation-id=file-upload-drop-zone], .ashby-application-form-input-file, fieldset, "
   + "[data-role=dropzone], .drop-zone";
 const MAX_DEPTH = 5;
+const DROP_ZONE = ".file-upload, [data-automation-id=file-upload-drop-zone], .ashby-application-form-input-file, "
+  + "[data-role=dropzone], .drop-zone, [class*=dropzone i]";
+const MENU = "[role=dialog], [role=menu], [aria-modal=true], [aria-hidden=true]";
+const MENU_OPENER = "[aria-haspopup]:not([aria-haspopup=listbox]):not([aria-haspopup=false])";
+const UPLOAD_WORDS = /attach|upload|select.?files?|browse|choose|add file|drop|resume|cv\b|cover.?letter/i;
 
 /** File inputs under a node, looking into open shadow roots. @param {Element|ShadowRoot} node */
 function fileInputsIn(node) {
@@ -37,6 +42,31 @@ function inputOf(el) {
     if (inputs.length > 1 || node.matches("form, body")) return null;
   }
   return null;
+}
+
+/**
+ * The buttons that open the closed attachment menu a file input sits in (Jobvite: "Select" opens
+ * a menu whose "File" item is the input's label): the ones naming the menu in aria-controls, else
+ * menu buttons that speak of uploads.
+ * @param {HTMLInputElement} input
+ */
+function menuOpeners(input) {
+  const menu = input.closest(MENU);
+  if (!menu) return [];
+  const openers = [...rootOf(input).querySelectorAll(MENU_OPENER)]
+    .filter((b) => !menu.contains(b) && b.getAttribute("aria-expanded") !== "true");
+  const controlling = menu.id
+    ? openers.filter((b) => (b.getAttribute("aria-controls") ?? "").split(/\s+/).includes(menu.id)) : [];
+  if (controlling.length) return controlling;
+  return openers.filter((b) => !b.hasAttribute("aria-controls") && UPLOAD_WORDS.test(nameOf(b)));
+}
+
+/** A button's accessible name, roughly. @param {Element} el */
+function nameOf(el) {
+  const ids = (el.getAttribute("aria-labelledby") ?? "").split(/\s+/).filter(Boolean);
+  const byIds = ids.map((id) => rootOf(el).getElementById?.(id) ?? el.ownerDocument.getElementById(id))
+    .map((n) => (n ? textOf(n) : "")).join(" ");
+  return norm(`${el.getAttribute("aria-label") ?? ""} ${byIds} ${textOf(el)}`);
 }
 
 /** Where the page shows what was attached (it may replace the input). @param {Element} input */
@@ -98,6 +128,17 @@ export const fileUpload = {
   read(el) {
     const input = inputOf(el);
     return input ? shown(input) : "";
+  },
+  visibleParts(el) {
+    // Pages hide the file input and show what opens it: a label, a styled button, the drop zone
+    // around it, or the button of an attachment menu it sits in.
+    const input = inputOf(el);
+    if (!input) return [];
+    const scope = input.closest(GROUP) ?? input.parentElement?.parentElement ?? rootOf(input);
+    const openers = [...scope.querySelectorAll("button, [role=button], label, a")]
+      .filter((b) => b !== el && inputOf(b) === input);
+    const zone = input.closest(DROP_ZONE);
+    return [...(input.labels ?? []), ...openers, ...(zone ? [zone] : []), ...menuOpeners(input)];
   },
   matches(el) {
     if (el instanceof HTMLInputElement) return el.type === "file";

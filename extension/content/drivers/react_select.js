@@ -133,6 +133,11 @@ export const reactSelect = {
     const control = controlOf(el);
     return control ? chosen(control).join(", ") : "";
   },
+  visibleParts(el) {
+    // The input is a 2 px caret box; the person sees the control with the chosen value.
+    const control = controlOf(el);
+    return control ? [control] : [];
+  },
   matches(el) {
     const control = controlOf(el);
     if (!control || control === el && el.matches("input")) return false;

@@ -8,11 +8,13 @@
  * @typedef {{action?: string, value?: string, values?: string[], checked?: boolean|null,
  *   file?: {name: string, mime?: string, data_b64?: string}|null}} Decision
  * A widget driver. `read` is what the person sees now, synchronously and without opening
- * anything (edit tracking compares it before and after); `describe` may open a menu briefly.
+ * anything (edit tracking compares it before and after); `describe` may open a menu briefly;
+ * `visibleParts` (optional) names what a person sees of a control the page hides or shrinks.
  * @typedef {{name: string, matches: (el: Element) => boolean,
  *   read: (el: Element) => string,
  *   describe: (el: Element) => Promise<Record<string, unknown>>,
- *   apply: (el: Element, decision: Decision) => Promise<ApplyOutcome>}} Driver
+ *   apply: (el: Element, decision: Decision) => Promise<ApplyOutcome>,
+ *   visibleParts?: (el: Element) => Element[]}} Driver
  */
 
 /** @param {number} ms */
