@@ -13,8 +13,9 @@ from bridge.rules.data import load_toml
 from bridge.rules.degrees import level
 from bridge.rules.features import CHOICE_WIDGETS, FieldText
 from bridge.rules.model import Classified, Page
-from bridge.rules.options import option_text, real_options
+from bridge.rules.options import option_text, real_options, yes_no_options
 from bridge.rules.patterns import Hit, contains_words, sum_scores
+from bridge.rules.permits import read_permit_question
 from bridge.rules.text import fold
 
 NEVER_BAR = 0.7
@@ -119,6 +120,8 @@ def classify(
     field: FormField, ft: FieldText, active: tuple[ad.Adapter, ...], page: Page
 ) -> Classified | None:
     found = _classify(field, ft, active, page)
+    if found is None or found.confidence < MEANING_BAR:
+        found = _permit_question(field, ft, page) or found
     if found is None:
         return None
     other_person, history, school = _section_kind(ft.section)
@@ -132,6 +135,27 @@ def classify(
             f"{found.reason} (under {' '.join(ft.section)})",
         )
     return found
+
+
+# Below this, a pattern match gives way to a work-permit question read by meaning.
+MEANING_BAR = 0.5
+_YES_NO_WIDGETS = frozenset({Widget.RADIO_GROUP, Widget.SELECT, Widget.COMBOBOX, Widget.LISTBOX})
+
+
+def _permit_question(field: FormField, ft: FieldText, page: Page) -> Classified | None:
+    """A yes/no question about working in a country, whatever its wording ("Benötigen Sie eine
+    Arbeitserlaubnis?", "¿Puede trabajar en Portugal sin patrocinio?")."""
+    if field.widget == Widget.CHECKBOX:
+        pass
+    elif field.widget not in _YES_NO_WIDGETS or not yes_no_options(field.options):
+        return None
+    reading = read_permit_question(ft.raw_question, page.lang)
+    if reading.unclear:
+        return None
+    only_sponsor = all(x.fact == "S" and not x.both for x in reading.literals)
+    return Classified(
+        "sponsorship" if only_sponsor else "auth.work", 0.85, "meaning:work-permit question"
+    )
 
 
 @lru_cache(maxsize=4096)

@@ -1,33 +1,30 @@
-"""Work authorization and sponsorship, for the country the question (or else the job) is about."""
+"""Work authorization and sponsorship, for the country the question (or else the job) is about.
+
+The question is read by meaning (`bridge.rules.permits`); the answer comes from the profile's
+entries for that one country, never from a guess about citizenship.
+"""
 
 from __future__ import annotations
 
 from bridge.rules.model import Answer, Missing
-from bridge.rules.questions import question_country, read_auth_question
+from bridge.rules.permits import read_permit_question
+from bridge.rules.questions import question_country
 from bridge.rules.resolvers.base import Ask, Result
 
 
 def resolve(ask: Ask) -> Result:
     app = ask.lp.profile.application
     ft = ask.ft
-    q = read_auth_question(ft.raw_question or " ".join(ft.texts["label"]), ask.key)
-    country, how = question_country(ft.raw_question, ask.page.job_country)
+    reading = read_permit_question(ft.raw_question or " ".join(ft.texts["label"]), ask.page.lang)
+    if reading.unclear:
+        return Missing(f"unclear question: {reading.unclear}")
+    asks = reading.describe()
+    country, how = question_country(reading.asked, ask.page.job_country)
     if country is None:
-        return Missing(f"{q.kind}: {how}")
-    auth = app.authorizedToWork.get(country)
-    sponsor = app.requiresSponsorship.get(country)
-    if q.kind == "auth":
-        value = auth
-    elif q.kind == "sponsorship":
-        value = sponsor
-    else:  # authorized without sponsorship
-        value = None if auth is None else (auth and sponsor is not True)
-    if value is None:
-        return Missing(f"{q.kind}: the profile says nothing for {country}")
-    flag = (not value) if q.flipped else value
-    return Answer(
-        "bool",
-        flag=flag,
-        code=country,
-        note=f"{q.kind} in {country} ({how}){', negated question' if q.flipped else ''}",
-    )
+        return Missing(f"asks {asks}: {how}")
+    auth = {k.upper(): v for k, v in app.authorizedToWork.items()}.get(country)
+    sponsor = {k.upper(): v for k, v in app.requiresSponsorship.items()}.get(country)
+    flag = reading.answer(auth, sponsor)
+    if flag is None:
+        return Missing(f"asks {asks}: the profile does not settle it for {country}")
+    return Answer("bool", flag=flag, code=country, note=f"asks {asks} in {country} ({how})")
