@@ -15,6 +15,7 @@ from bridge.profile import LoadedProfile
 from bridge.rules.features import FieldText
 from bridge.rules.model import Missing, Page
 from bridge.rules.resolvers import (
+    account,
     address,
     authorization,
     contact,
@@ -65,6 +66,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("address", address.resolve, keys=("location.full",), prefixes=("address.",)),
     Family("residence", address.resolve_residence, keys=("residence.in",)),
     Family("links", links.resolve, prefixes=("links.",)),
+    Family("account", account.resolve, prefixes=("account.",)),
     Family("work", work.resolve, keys=("basics.summary", "basics.label"), prefixes=("work.",)),
     Family("education", education.resolve, prefixes=("edu.",)),
     Family("skills", skills.resolve, keys=("skills.pick", "language.level", "languages.pick")),

@@ -85,6 +85,24 @@ def autocomplete_key(field: FormField) -> tuple[str, str] | None:
     return None
 
 
+@cache
+def _narrower() -> dict[str, tuple[str, ...]]:
+    return {k: tuple(v) for k, v in load_toml("autocomplete.toml").get("narrower", {}).items()}
+
+
+def _narrower_label(key: str, ft: FieldText) -> str | None:
+    """A part of what the autocomplete token says, asked by the visible label itself."""
+    parts = _narrower().get(key)
+    if not parts:
+        return None
+    best: tuple[float, str] | None = None
+    for h in ft.hits():
+        if h.attr in ("label", "aria") and h.key in parts and h.score >= 0.8:
+            if best is None or h.score > best[0]:
+                best = (h.score, h.key)
+    return best[1] if best else None
+
+
 def never_reason(field: FormField, ft: FieldText) -> str | None:
     """ "never.<kind>:<why>" for a field that must never be filled, else None."""
     if field.widget == Widget.PASSWORD or field.type.casefold() == "password":
@@ -175,6 +193,9 @@ def _classify(
 ) -> Classified | None:
     auto = autocomplete_key(field)
     if auto:
+        narrow = _narrower_label(auto[0], ft)
+        if narrow:
+            return Classified(narrow, 0.9, f"patterns:label narrows autocomplete {auto[1]}")
         return Classified(auto[0], 0.95, f"autocomplete:{auto[1]}")
     hit = ad.match(field, ft, active)
     if hit:

@@ -87,6 +87,9 @@ def render(
     text = _as_text(field, answer, page)
     if isinstance(text, Missing):
         return text
+    unfit = misfit(field, key, text)
+    if unfit:
+        return Missing(unfit)
     if field.max_length and len(text) > field.max_length:
         short = [a for a in answer.alternatives if a and len(a) <= field.max_length]
         if answer.kind == "region" and short:
@@ -95,6 +98,34 @@ def render(
             return Shaped(Action.SET_TEXT, value=answer.code, note="country code")
         return Missing(f"the answer is longer than the field allows ({field.max_length})")
     return Shaped(Action.SET_TEXT, value=text)
+
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
+_PHONE_CHARS = re.compile(r"^[\d\s()+./\-]*(?:(?:ext|x)\.?\s*\d+)?$", re.I)
+_URL = re.compile(r"^(https?://)?[^\s/]+\.[^\s]+$", re.I)
+
+
+def misfit(field: FormField, key: str, text: str) -> str:
+    """Why a value does not validate for its field ("" when it does): an email box gets only an
+    email, a phone box only a number, a web-address box only an address, and the field's own
+    pattern must hold."""
+    kind = field.type.casefold()
+    if (kind == "email" or key.startswith("basics.email")) and not _EMAIL.match(text.strip()):
+        return "the value is not an email address, and this field takes one"
+    if kind == "tel" or field.widget == Widget.TEL or key == "phone.full":
+        if not _PHONE_CHARS.match(text.strip()) or sum(c.isdigit() for c in text) < 4:
+            return "the value is not a phone number, and this field takes one"
+    if kind == "url" and not _URL.match(text.strip()):
+        return "the value is not a web address, and this field takes one"
+    if kind == "number" and not re.fullmatch(r"-?\d+(?:[.,]\d+)?", text.strip()):
+        return "the value is not a number, and this field takes one"
+    if field.pattern:
+        try:
+            if not re.fullmatch(field.pattern, text):
+                return "the value does not match the field's own pattern"
+        except re.error:
+            pass  # a pattern in a dialect Python does not read: the page checks it itself
+    return ""
 
 
 def _typeable(field: FormField, answer: Answer) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bridge.rules.formats import phone_parts
+from bridge.rules.formats import phone_parts, valid_phone
 from bridge.rules.model import Answer, Missing
 from bridge.rules.resolvers.base import Ask, Result, text_or, unknown
 
@@ -13,7 +13,10 @@ def resolve(ask: Ask) -> Result:
         return text_or(b.email, "no email")
     if not b.phone:
         return Missing("no phone")
-    parts = phone_parts(b.phone, b.location.countryCode if b.location else None)
+    region = b.location.countryCode if b.location else None
+    if not valid_phone(b.phone, region):
+        return Missing("the profile's phone number does not validate")
+    parts = phone_parts(b.phone, region)
     key = ask.key
     if key == "phone.full":
         return Answer(
