@@ -218,11 +218,20 @@ def _date(field: FormField, answer: Answer) -> Shaped | Missing:
     return Shaped(Action.SET_TEXT, value=when.isoformat(), note="no format shown: ISO date")
 
 
+def option_key(field: FormField, opt: FieldOption) -> str:
+    """What tells the option apart for the driver: its value, or its text where the value does
+    not (radios that all say value="on", or none)."""
+    value = opt.value.strip()
+    if not value or sum(1 for o in field.options if o.value.strip() == value) > 1:
+        return option_text(opt)
+    return opt.value
+
+
 def _chosen(field: FormField, opt: FieldOption, confidence: float = 1.0, note: str = "") -> Shaped:
     return Shaped(
         Action.CHOOSE,
         value=option_text(opt),
-        values=[opt.value or option_text(opt)],
+        values=[option_key(field, opt)],
         confidence=confidence,
         note=note,
     )
@@ -242,7 +251,7 @@ def _choose(field: FormField, key: str, answer: Answer) -> Shaped | Missing:
         return Shaped(
             Action.CHOOSE,
             value=", ".join(option_text(o) for o in hits),
-            values=[o.value or option_text(o) for o in hits],
+            values=[option_key(field, o) for o in hits],
             confidence=0.9,
         )
     if kind == "bool":
