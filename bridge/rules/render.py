@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from dataclasses import field as dc_field
+from functools import cache
 
 from bridge.forms import Action, FieldOption, FormField, Widget
 from bridge.rules import eeo
 from bridge.rules.countries import country_name, country_of_option, region_code
+from bridge.rules.data import load_toml
 from bridge.rules.degrees import pick_degree
 from bridge.rules.features import CHOICE_WIDGETS, DATE_WIDGETS, FieldText
 from bridge.rules.formats import (
@@ -83,7 +85,7 @@ def render(
             return text
         return Shaped(Action.CHOOSE, value=text, note="typeahead: options not in the snapshot")
     if w in DATE_WIDGETS or (answer.kind == "date" and answer.when is not None):
-        return _date(field, answer)
+        return _date(field, answer, page.lang)
     text = _as_text(field, answer, page)
     if isinstance(text, Missing):
         return text
@@ -194,7 +196,13 @@ def _country_code_apart(field: FormField, parts: dict[str, str], page: Page) -> 
     return not page.phone_code_inline.get(field.frame, False)
 
 
-def _date(field: FormField, answer: Answer) -> Shaped | Missing:
+@cache
+def _page_date_formats() -> dict[str, tuple[list[str], str]]:
+    table = load_toml("options/wordings.toml").get("date_format", {})
+    return {lang: (list(v[:-1]), str(v[-1])) for lang, v in table.items()}
+
+
+def _date(field: FormField, answer: Answer, lang: str = "en") -> Shaped | Missing:
     if answer.when is None:
         return Missing("the answer is not a date")
     when = answer.when
@@ -215,6 +223,13 @@ def _date(field: FormField, answer: Answer) -> Shaped | Missing:
         )
     if field.widget == Widget.DATE_TEXT:
         return Shaped(Action.SET_DATE, value=when.isoformat(), note="date picker: driver formats")
+    usual = _page_date_formats().get(lang)
+    if usual:
+        return Shaped(
+            Action.SET_TEXT,
+            value=format_date(when, *usual),
+            note="date as the page's language writes it",
+        )
     return Shaped(Action.SET_TEXT, value=when.isoformat(), note="no format shown: ISO date")
 
 
