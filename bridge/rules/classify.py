@@ -11,7 +11,7 @@ from bridge.rules import eeo
 from bridge.rules.countries import country_of_option, subdivisions
 from bridge.rules.data import load_toml
 from bridge.rules.degrees import level
-from bridge.rules.features import CHOICE_WIDGETS, FieldText
+from bridge.rules.features import CHOICE_WIDGETS, FieldText, asks_yes_no
 from bridge.rules.model import Classified, Page
 from bridge.rules.options import option_text, real_options, yes_no_options
 from bridge.rules.patterns import Hit, contains_words, sum_scores
@@ -139,7 +139,7 @@ def classify(
 ) -> Classified | None:
     found = _classify(field, ft, active, page)
     if found is None or found.confidence < MEANING_BAR:
-        found = _permit_question(field, ft, page) or found
+        found = _permit_question(field, ft, page) or _yes_no_in_words(field, ft) or found
     if found is None:
         return None
     other_person, history, school = _section_kind(ft.section)
@@ -160,10 +160,44 @@ MEANING_BAR = 0.5
 _YES_NO_WIDGETS = frozenset({Widget.RADIO_GROUP, Widget.SELECT, Widget.COMBOBOX, Widget.LISTBOX})
 
 
+# Keys a profile answers yes or no: a text box asking one of them is answered in words.
+YES_NO_KEYS = frozenset(
+    {
+        "relocate",
+        "over18",
+        "work.employed",
+        "residence.in",
+        "work.previous_here",
+        "auth.work",
+        "sponsorship",
+    }
+)
+
+
+def _yes_no_in_words(field: FormField, ft: FieldText) -> Classified | None:
+    """A yes/no question in a text box: read as if it were asked with Yes / No choices."""
+    if not asks_yes_no(field, ft):
+        return None
+    totals = {k: v for k, v in sum_scores(_scan_as_choice(ft)).items() if k in YES_NO_KEYS}
+    if not totals:
+        return None
+    key, score = max(totals.items(), key=lambda kv: kv[1])
+    if score < 0.8:
+        return None
+    return Classified(key, min(0.9, score), "patterns:label (a yes/no question in a text box)")
+
+
+def _scan_as_choice(ft: FieldText) -> list[Hit]:
+    from bridge.rules.patterns import scan
+
+    label_core = ft.label_core
+    return scan(dict(ft.texts), "radio_group", True, label_core)
+
+
 def _permit_question(field: FormField, ft: FieldText, page: Page) -> Classified | None:
     """A yes/no question about working in a country, whatever its wording ("Benötigen Sie eine
     Arbeitserlaubnis?", "¿Puede trabajar en Portugal sin patrocinio?")."""
-    if field.widget == Widget.CHECKBOX:
+    if field.widget == Widget.CHECKBOX or asks_yes_no(field, ft):
         pass
     elif field.widget not in _YES_NO_WIDGETS or not yes_no_options(field.options):
         return None

@@ -172,3 +172,20 @@ def _ids(field: FormField) -> dict[str, str]:
     # "any": id, name and the stable data attributes, one per line (regexes use (?m) ^ / $).
     ids["any"] = "\n".join(v for v in stable if v)
     return ids
+
+
+_FREE_TEXT = frozenset({Widget.TEXT, Widget.TEXTAREA, Widget.CONTENTEDITABLE})
+
+
+@cache
+def _yes_no_starts() -> tuple[tuple[str, ...], ...]:
+    doc = load_toml("options/wordings.toml")["yes_no_question"]
+    return tuple(tuple(fold(p).split()) for p in doc["phrases"] if fold(p))
+
+
+def asks_yes_no(field: FormField, ft: FieldText) -> bool:
+    """A free-text box whose label is a yes/no question ("Willing to relocate to Austin, TX?")."""
+    if field.widget not in _FREE_TEXT or not ft.raw_question.rstrip(" *:").endswith("?"):
+        return False
+    words = tuple(ft.question.split())
+    return len(words) <= 25 and any(words[: len(p)] == p for p in _yes_no_starts())

@@ -12,7 +12,7 @@ from bridge.rules import eeo
 from bridge.rules.countries import country_name, country_of_option, region_code
 from bridge.rules.data import load_toml
 from bridge.rules.degrees import pick_degree
-from bridge.rules.features import CHOICE_WIDGETS, DATE_WIDGETS, FieldText
+from bridge.rules.features import CHOICE_WIDGETS, DATE_WIDGETS, FieldText, asks_yes_no
 from bridge.rules.formats import (
     date_hint,
     format_date,
@@ -99,6 +99,11 @@ def render(
         if answer.kind == "country" and answer.code and len(answer.code) <= field.max_length:
             return Shaped(Action.SET_TEXT, value=answer.code, note="country code")
         return Missing(f"the answer is longer than the field allows ({field.max_length})")
+    if answer.kind == "bool":
+        if not asks_yes_no(field, ft):
+            return Missing("a yes / no answer, and this box does not ask a yes / no question")
+        # A yes/no question asked in a text box: the answer in words, for the person to review.
+        return Shaped(Action.SET_TEXT, value=text, review=True, note="yes / no in words")
     return Shaped(Action.SET_TEXT, value=text)
 
 
