@@ -142,7 +142,8 @@ def test_radio_group_with_option_controls() -> None:
         FieldOption(value="on", text="No", field_id="f3"),
     ]
     d = one(field("Are you willing to relocate?", "radio_group", options=opts))
-    assert d.action == Action.CHOOSE and d.value == "Yes" and d.values == ["on"]
+    # Every radio says value="on": the option is told apart by its label.
+    assert d.action == Action.CHOOSE and d.value == "Yes" and d.values == ["Yes"]
 
 
 def test_single_checkbox_yes_no() -> None:

@@ -18,8 +18,8 @@ def best_key(label: str = "", widget: str = "text", **kw: object) -> str:
 @pytest.mark.parametrize(
     ("label", "expected"),
     [
-        ("Username", ""),  # `name` is a word, never a part of one
-        ("User name", ""),  # excluded: someone's account, not the person's name
+        ("Username", "account.username"),  # `name` is a word, never a part of one
+        ("User name", "account.username"),  # an account, not the person's name
         ("What is your marketing budget?", ""),  # `tin` never inside `marketing`
         ("Grace period (days)", ""),  # `race` never inside `Grace`
         ("Company name", "work.company"),
@@ -87,7 +87,7 @@ def test_languages(label: str, expected: str) -> None:
         ("job_application[email]", "basics.email"),
         ("candidate_phone_number", "phone.full"),
         ("zipCode", "address.postal"),
-        ("username", ""),
+        ("username", "account.username"),
         ("cards[3da58b41][field0]", ""),
     ],
 )

@@ -11,10 +11,11 @@ from bridge.rules import eeo
 from bridge.rules.countries import country_of_option, subdivisions
 from bridge.rules.data import load_toml
 from bridge.rules.degrees import level
-from bridge.rules.features import CHOICE_WIDGETS, FieldText
+from bridge.rules.features import CHOICE_WIDGETS, FieldText, asks_yes_no
 from bridge.rules.model import Classified, Page
-from bridge.rules.options import option_text, real_options
+from bridge.rules.options import option_text, real_options, yes_no_options
 from bridge.rules.patterns import Hit, contains_words, sum_scores
+from bridge.rules.permits import read_permit_question
 from bridge.rules.text import fold
 
 NEVER_BAR = 0.7
@@ -84,6 +85,24 @@ def autocomplete_key(field: FormField) -> tuple[str, str] | None:
     return None
 
 
+@cache
+def _narrower() -> dict[str, tuple[str, ...]]:
+    return {k: tuple(v) for k, v in load_toml("autocomplete.toml").get("narrower", {}).items()}
+
+
+def _narrower_label(key: str, ft: FieldText) -> str | None:
+    """A part of what the autocomplete token says, asked by the visible label itself."""
+    parts = _narrower().get(key)
+    if not parts:
+        return None
+    best: tuple[float, str] | None = None
+    for h in ft.hits():
+        if h.attr in ("label", "aria") and h.key in parts and h.score >= 0.8:
+            if best is None or h.score > best[0]:
+                best = (h.score, h.key)
+    return best[1] if best else None
+
+
 def never_reason(field: FormField, ft: FieldText) -> str | None:
     """ "never.<kind>:<why>" for a field that must never be filled, else None."""
     if field.widget == Widget.PASSWORD or field.type.casefold() == "password":
@@ -119,6 +138,8 @@ def classify(
     field: FormField, ft: FieldText, active: tuple[ad.Adapter, ...], page: Page
 ) -> Classified | None:
     found = _classify(field, ft, active, page)
+    if found is None or found.confidence < MEANING_BAR:
+        found = _permit_question(field, ft, page) or _yes_no_in_words(field, ft) or found
     if found is None:
         return None
     other_person, history, school = _section_kind(ft.section)
@@ -132,6 +153,61 @@ def classify(
             f"{found.reason} (under {' '.join(ft.section)})",
         )
     return found
+
+
+# Below this, a pattern match gives way to a work-permit question read by meaning.
+MEANING_BAR = 0.5
+_YES_NO_WIDGETS = frozenset({Widget.RADIO_GROUP, Widget.SELECT, Widget.COMBOBOX, Widget.LISTBOX})
+
+
+# Keys a profile answers yes or no: a text box asking one of them is answered in words.
+YES_NO_KEYS = frozenset(
+    {
+        "relocate",
+        "over18",
+        "work.employed",
+        "residence.in",
+        "work.previous_here",
+        "auth.work",
+        "sponsorship",
+    }
+)
+
+
+def _yes_no_in_words(field: FormField, ft: FieldText) -> Classified | None:
+    """A yes/no question in a text box: read as if it were asked with Yes / No choices."""
+    if not asks_yes_no(field, ft):
+        return None
+    totals = {k: v for k, v in sum_scores(_scan_as_choice(ft)).items() if k in YES_NO_KEYS}
+    if not totals:
+        return None
+    key, score = max(totals.items(), key=lambda kv: kv[1])
+    if score < 0.8:
+        return None
+    return Classified(key, min(0.9, score), "patterns:label (a yes/no question in a text box)")
+
+
+def _scan_as_choice(ft: FieldText) -> list[Hit]:
+    from bridge.rules.patterns import scan
+
+    label_core = ft.label_core
+    return scan(dict(ft.texts), "radio_group", True, label_core)
+
+
+def _permit_question(field: FormField, ft: FieldText, page: Page) -> Classified | None:
+    """A yes/no question about working in a country, whatever its wording ("Benötigen Sie eine
+    Arbeitserlaubnis?", "¿Puede trabajar en Portugal sin patrocinio?")."""
+    if field.widget == Widget.CHECKBOX or asks_yes_no(field, ft):
+        pass
+    elif field.widget not in _YES_NO_WIDGETS or not yes_no_options(field.options):
+        return None
+    reading = read_permit_question(ft.raw_question, page.lang)
+    if reading.unclear:
+        return None
+    only_sponsor = all(x.fact == "S" and not x.both for x in reading.literals)
+    return Classified(
+        "sponsorship" if only_sponsor else "auth.work", 0.85, "meaning:work-permit question"
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -151,6 +227,9 @@ def _classify(
 ) -> Classified | None:
     auto = autocomplete_key(field)
     if auto:
+        narrow = _narrower_label(auto[0], ft)
+        if narrow:
+            return Classified(narrow, 0.9, f"patterns:label narrows autocomplete {auto[1]}")
         return Classified(auto[0], 0.95, f"autocomplete:{auto[1]}")
     hit = ad.match(field, ft, active)
     if hit:

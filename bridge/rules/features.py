@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from bridge.forms import FormField, Widget
+from bridge.rules.data import load_toml
 from bridge.rules.patterns import Hit, scan
 from bridge.rules.text import fold, fold_identifier
 
@@ -113,7 +114,30 @@ def _identifier_text(field: FormField) -> tuple[str, ...]:
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 
 
+@cache
+def _generic_labels() -> frozenset[str]:
+    doc = load_toml("options/wordings.toml")["generic_label"]
+    return frozenset(fold(p) for p in doc["phrases"] if fold(p))
+
+
+def _generic(text: str) -> bool:
+    """ "Upload file", "Choose…", "Datei auswählen": says how to operate it, not what it is."""
+    return fold(re.sub(r"[*:…]|\.\.\.", " ", text)) in _generic_labels()
+
+
+def _group_label(field: FormField) -> str:
+    """The group's label for a control whose own label is generic, or empty on a file input."""
+    own = [t for t in (field.label, field.aria_label, field.placeholder) if t.strip()]
+    generic = bool(own) and all(_generic(t) for t in own)
+    if field.section and (generic or (not own and field.widget == Widget.FILE)):
+        return field.section
+    return ""
+
+
 def field_text(field: FormField) -> FieldText:
+    group = _group_label(field)
+    if group:
+        field = field.model_copy(update={"label": group, "aria_label": "", "placeholder": ""})
     # A "label" without a letter is a sample value shown as placeholder ("94107"): it says nothing.
     label = fold(field.label) if _HAS_LETTER.search(field.label) else ""
     aria = fold(field.aria_label)
@@ -148,3 +172,20 @@ def _ids(field: FormField) -> dict[str, str]:
     # "any": id, name and the stable data attributes, one per line (regexes use (?m) ^ / $).
     ids["any"] = "\n".join(v for v in stable if v)
     return ids
+
+
+_FREE_TEXT = frozenset({Widget.TEXT, Widget.TEXTAREA, Widget.CONTENTEDITABLE})
+
+
+@cache
+def _yes_no_starts() -> tuple[tuple[str, ...], ...]:
+    doc = load_toml("options/wordings.toml")["yes_no_question"]
+    return tuple(tuple(fold(p).split()) for p in doc["phrases"] if fold(p))
+
+
+def asks_yes_no(field: FormField, ft: FieldText) -> bool:
+    """A free-text box whose label is a yes/no question ("Willing to relocate to Austin, TX?")."""
+    if field.widget not in _FREE_TEXT or not ft.raw_question.rstrip(" *:").endswith("?"):
+        return False
+    words = tuple(ft.question.split())
+    return len(words) <= 25 and any(words[: len(p)] == p for p in _yes_no_starts())

@@ -20,6 +20,13 @@ def parse_phone(raw: str, country: str | None) -> phonenumbers.PhoneNumber | Non
 
 
 @lru_cache(maxsize=64)
+def valid_phone(raw: str, country: str | None) -> bool:
+    """Whether `phonenumbers` calls the number valid (not merely of a possible length)."""
+    number = parse_phone(raw, country)
+    return number is not None and phonenumbers.is_valid_number(number)
+
+
+@lru_cache(maxsize=64)
 def phone_parts(raw: str, country: str | None) -> dict[str, str]:
     """The person's phone as: international, national, digits-only national, country code, ext."""
     number = parse_phone(raw, country)

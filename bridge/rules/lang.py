@@ -127,10 +127,15 @@ _MARKERS = {
 }
 
 
+def marker_counts(words: tuple[str, ...]) -> dict[str, int]:
+    """How many of the folded words are each language's small words."""
+    return {lang: sum(1 for w in words if w in marks) for lang, marks in _MARKERS.items()}
+
+
 def guess_lang(text: str) -> str:
-    words = fold(text).split()
+    words = tuple(fold(text).split())
     if not words:
         return "en"
-    scores = {lang: sum(1 for w in words if w in marks) for lang, marks in _MARKERS.items()}
+    scores = marker_counts(words)
     best = max(scores, key=lambda k: scores[k])
     return best if scores[best] > scores["en"] else "en"

@@ -1,78 +1,13 @@
-"""Understanding yes/no questions: authorization vs sponsorship, polarity, which country."""
+"""Which country a question (or the job) is about."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from bridge.rules.countries import countries_in, us_state_regex
-from bridge.rules.patterns import contains_words
 from bridge.rules.text import fold
 
-_SPONSOR = (
-    ("sponsor",),
-    ("sponsorship",),
-    ("sponsored",),
-    ("sponsoring",),
-    ("visa",),
-    ("h", "1b"),
-    ("h1b",),
-    ("h1", "b"),
-    ("patrocinio",),
-    ("parrainage",),
-    ("sponsoring",),
-    ("visum",),
-    ("patrocinar",),
-    ("patrocinio",),
-    ("visto",),
-    ("werkvisum",),
-)
-_NEED = (
-    ("require",),
-    ("requires",),
-    ("required",),
-    ("need",),
-    ("needs",),
-    ("requiring",),
-    ("benotigen",),
-    ("brauchen",),
-    ("besoin",),
-    ("necesita",),
-    ("necesitara",),
-    ("requerir",),
-    ("precisa",),
-    ("precisara",),
-    ("nodig",),
-    ("heb",),
-)
-_FLIP_SPONSOR = (
-    ("not", "require"),
-    ("not", "need"),
-    ("don", "t", "require"),
-    ("don", "t", "need"),
-    ("without",),
-    ("won", "t", "require"),
-    ("won", "t", "need"),
-    ("no", "need"),
-    ("not", "be", "requiring"),
-    ("not", "requiring"),
-    ("ohne",),
-    ("sans",),
-    ("sin",),
-    ("sem",),
-    ("zonder",),
-    ("nicht", "benotigen"),
-    ("keine",),
-    ("kein",),
-)
-_FLIP_AUTH = (
-    ("not", "authorized"),
-    ("not", "authorised"),
-    ("not", "eligible"),
-    ("not", "legally"),
-    ("nicht", "berechtigt"),
-)
 _JOB_COUNTRY_WORDS = (
     "this country",
     "the country where",
@@ -88,33 +23,6 @@ _JOB_COUNTRY_WORDS = (
     "this role is based",
     "country where the job",
 )
-
-
-def _has(hay: tuple[str, ...], phrases: tuple[tuple[str, ...], ...]) -> bool:
-    return any(contains_words(hay, p) for p in phrases)
-
-
-@dataclass(frozen=True)
-class AuthQuestion:
-    kind: str  # "auth" | "sponsorship" | "auth_without_sponsorship"
-    flipped: bool  # "yes" means the opposite of the profile fact ("Do you NOT require…")
-
-
-def read_auth_question(question: str, key: str) -> AuthQuestion:
-    """Which of the two facts a work-permit question asks, and with which polarity."""
-    hay = tuple(fold(question).split())
-    sponsor = _has(hay, _SPONSOR)
-    if key == "sponsorship" or (sponsor and key == "auth.work"):
-        if (
-            key == "auth.work"
-            and sponsor
-            and _has(hay, (("without",), ("ohne",), ("sans",), ("sin",), ("sem",), ("zonder",)))
-        ):
-            return AuthQuestion("auth_without_sponsorship", False)
-        if key == "auth.work" and not _has(hay, _NEED):
-            return AuthQuestion("auth", _has(hay, _FLIP_AUTH))
-        return AuthQuestion("sponsorship", _has(hay, _FLIP_SPONSOR))
-    return AuthQuestion("auth", _has(hay, _FLIP_AUTH))
 
 
 def question_country(raw_question: str, job_country: str | None) -> tuple[str | None, str]:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from dataclasses import field as dc_field
+from functools import cache
 
 from bridge.forms import Action, FieldOption, FormField, Widget
 from bridge.rules import eeo
 from bridge.rules.countries import country_name, country_of_option, region_code
+from bridge.rules.data import load_toml
 from bridge.rules.degrees import pick_degree
-from bridge.rules.features import CHOICE_WIDGETS, DATE_WIDGETS, FieldText
+from bridge.rules.features import CHOICE_WIDGETS, DATE_WIDGETS, FieldText, asks_yes_no
 from bridge.rules.formats import (
     date_hint,
     format_date,
@@ -83,10 +85,13 @@ def render(
             return text
         return Shaped(Action.CHOOSE, value=text, note="typeahead: options not in the snapshot")
     if w in DATE_WIDGETS or (answer.kind == "date" and answer.when is not None):
-        return _date(field, answer)
+        return _date(field, answer, page.lang)
     text = _as_text(field, answer, page)
     if isinstance(text, Missing):
         return text
+    unfit = misfit(field, key, text)
+    if unfit:
+        return Missing(unfit)
     if field.max_length and len(text) > field.max_length:
         short = [a for a in answer.alternatives if a and len(a) <= field.max_length]
         if answer.kind == "region" and short:
@@ -94,7 +99,40 @@ def render(
         if answer.kind == "country" and answer.code and len(answer.code) <= field.max_length:
             return Shaped(Action.SET_TEXT, value=answer.code, note="country code")
         return Missing(f"the answer is longer than the field allows ({field.max_length})")
+    if answer.kind == "bool":
+        if not asks_yes_no(field, ft):
+            return Missing("a yes / no answer, and this box does not ask a yes / no question")
+        # A yes/no question asked in a text box: the answer in words, for the person to review.
+        return Shaped(Action.SET_TEXT, value=text, review=True, note="yes / no in words")
     return Shaped(Action.SET_TEXT, value=text)
+
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
+_PHONE_CHARS = re.compile(r"^[\d\s()+./\-]*(?:(?:ext|x)\.?\s*\d+)?$", re.I)
+_URL = re.compile(r"^(https?://)?[^\s/]+\.[^\s]+$", re.I)
+
+
+def misfit(field: FormField, key: str, text: str) -> str:
+    """Why a value does not validate for its field ("" when it does): an email box gets only an
+    email, a phone box only a number, a web-address box only an address, and the field's own
+    pattern must hold."""
+    kind = field.type.casefold()
+    if (kind == "email" or key.startswith("basics.email")) and not _EMAIL.match(text.strip()):
+        return "the value is not an email address, and this field takes one"
+    if kind == "tel" or field.widget == Widget.TEL or key == "phone.full":
+        if not _PHONE_CHARS.match(text.strip()) or sum(c.isdigit() for c in text) < 4:
+            return "the value is not a phone number, and this field takes one"
+    if kind == "url" and not _URL.match(text.strip()):
+        return "the value is not a web address, and this field takes one"
+    if kind == "number" and not re.fullmatch(r"-?\d+(?:[.,]\d+)?", text.strip()):
+        return "the value is not a number, and this field takes one"
+    if field.pattern:
+        try:
+            if not re.fullmatch(field.pattern, text):
+                return "the value does not match the field's own pattern"
+        except re.error:
+            pass  # a pattern in a dialect Python does not read: the page checks it itself
+    return ""
 
 
 def _typeable(field: FormField, answer: Answer) -> bool:
@@ -163,7 +201,13 @@ def _country_code_apart(field: FormField, parts: dict[str, str], page: Page) -> 
     return not page.phone_code_inline.get(field.frame, False)
 
 
-def _date(field: FormField, answer: Answer) -> Shaped | Missing:
+@cache
+def _page_date_formats() -> dict[str, tuple[list[str], str]]:
+    table = load_toml("options/wordings.toml").get("date_format", {})
+    return {lang: (list(v[:-1]), str(v[-1])) for lang, v in table.items()}
+
+
+def _date(field: FormField, answer: Answer, lang: str = "en") -> Shaped | Missing:
     if answer.when is None:
         return Missing("the answer is not a date")
     when = answer.when
@@ -184,14 +228,30 @@ def _date(field: FormField, answer: Answer) -> Shaped | Missing:
         )
     if field.widget == Widget.DATE_TEXT:
         return Shaped(Action.SET_DATE, value=when.isoformat(), note="date picker: driver formats")
+    usual = _page_date_formats().get(lang)
+    if usual:
+        return Shaped(
+            Action.SET_TEXT,
+            value=format_date(when, *usual),
+            note="date as the page's language writes it",
+        )
     return Shaped(Action.SET_TEXT, value=when.isoformat(), note="no format shown: ISO date")
+
+
+def option_key(field: FormField, opt: FieldOption) -> str:
+    """What tells the option apart for the driver: its value, or its text where the value does
+    not (radios that all say value="on", or none)."""
+    value = opt.value.strip()
+    if not value or sum(1 for o in field.options if o.value.strip() == value) > 1:
+        return option_text(opt)
+    return opt.value
 
 
 def _chosen(field: FormField, opt: FieldOption, confidence: float = 1.0, note: str = "") -> Shaped:
     return Shaped(
         Action.CHOOSE,
         value=option_text(opt),
-        values=[opt.value or option_text(opt)],
+        values=[option_key(field, opt)],
         confidence=confidence,
         note=note,
     )
@@ -211,7 +271,7 @@ def _choose(field: FormField, key: str, answer: Answer) -> Shaped | Missing:
         return Shaped(
             Action.CHOOSE,
             value=", ".join(option_text(o) for o in hits),
-            values=[o.value or option_text(o) for o in hits],
+            values=[option_key(field, o) for o in hits],
             confidence=0.9,
         )
     if kind == "bool":

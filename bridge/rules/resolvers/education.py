@@ -1,0 +1,27 @@
+"""Education: the highest entry's school, degree, field, GPA and dates."""
+
+from __future__ import annotations
+
+from bridge.rules.degrees import highest_education
+from bridge.rules.formats import parse_iso
+from bridge.rules.model import Answer, Missing
+from bridge.rules.resolvers.base import Ask, Result, text_or, unknown
+
+
+def resolve(ask: Ask) -> Result:
+    edu = highest_education(ask.lp.profile.education)
+    if edu is None:
+        return Missing("no education in the profile")
+    key = ask.key
+    if key == "edu.school":
+        return text_or(edu.institution, "no school")
+    if key == "edu.degree":
+        return Answer("degree", edu.studyType) if edu.studyType else Missing("no degree")
+    if key == "edu.field":
+        return text_or(edu.area, "no field of study")
+    if key == "edu.gpa":
+        return text_or(edu.score, "no GPA")
+    if key in ("edu.end", "edu.start"):
+        when = parse_iso(edu.endDate if key == "edu.end" else edu.startDate)
+        return Answer("date", when.isoformat(), when=when) if when else Missing("no date")
+    return unknown(ask)

@@ -1,0 +1,100 @@
+"""Names: full, first, middle, last (one or two surnames), suffix, preferred; pronouns.
+
+The profile's one name is parsed with `nameparser`, not split on spaces: "Martin Luther King Jr."
+has the suffix "Jr.", "Ludwig Mies van der Rohe" the surname "van der Rohe", and a nickname in
+quotes ('Robert "Bob" Smith') is a preferred name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from nameparser import HumanName
+
+from bridge.rules.model import Answer, Missing
+from bridge.rules.resolvers.base import Ask, Result, text_or, unknown
+
+_LASTS = {"name.last", "name.last.first", "name.last.second", "name.full"}
+
+
+@dataclass(frozen=True)
+class Name:
+    full: str  # as the person writes it, without a nickname in quotes
+    given: tuple[str, ...]  # first name, then middle names
+    last: str  # the surname with its particles ("van der Rohe")
+    suffix: str  # "Jr.", "III"
+    nickname: str
+
+
+@lru_cache(maxsize=64)
+def parse_name(raw: str) -> Name:
+    parsed = HumanName(raw.strip())
+    given = tuple(w for w in (parsed.first, *parsed.middle.split()) if w)
+    full = raw.strip()
+    if parsed.nickname:
+        full = " ".join(
+            x for x in (parsed.title, parsed.first, parsed.middle, parsed.last, parsed.suffix) if x
+        )
+    return Name(
+        full=" ".join(full.split()),
+        given=given,
+        last=parsed.last,
+        suffix=parsed.suffix,
+        nickname=parsed.nickname,
+    )
+
+
+def resolve(ask: Ask) -> Result:
+    key, app = ask.key, ask.lp.profile.application
+    if key == "pronouns":
+        return text_or(app.pronouns, "no pronouns")
+    raw = ask.lp.profile.basics.name or ""
+    name = parse_name(raw) if raw.strip() else None
+    if key == "name.preferred":
+        if app.preferredName:
+            return Answer("text", app.preferredName)
+        return text_or(name.nickname if name else "", "no preferred name")
+    if name is None or not (name.given or name.last):
+        return Missing("no name in the profile")
+    frame_keys = ask.frame_keys
+    # Two surnames are told apart only by position, when the form asks for both and the name
+    # has four or more parts: "María José García López".
+    two_surnames = "name.last.second" in frame_keys and len(name.given) >= 3 and bool(name.last)
+    first = name.given[0] if name.given else name.last
+    if key == "name.full":
+        if "name.last" in frame_keys and not frame_keys & {"name.first", "name.preferred"}:
+            # "Name" next to "Surname": the name asked is the given name.
+            return Answer("text", first, note="a Name field beside a surname field")
+        return Answer("text", name.full)
+    if key == "name.first":
+        if ask.ft.question in ("nombre", "nome", "nombres") and not frame_keys & _LASTS:
+            return Answer("text", name.full, note="a lone Nombre / Nome field: full name")
+        if two_surnames:
+            return Answer(
+                "text",
+                " ".join(name.given[:-1]),
+                review=True,
+                note="given names before two surnames, split by position",
+            )
+        return Answer("text", first)
+    if key == "name.middle":
+        return text_or(" ".join(name.given[1:]), "no middle name")
+    if key == "name.suffix":
+        return text_or(name.suffix, "the profile's name has no suffix")
+    last = name.last
+    if name.suffix and "name.suffix" not in frame_keys:
+        last = f"{last} {name.suffix}"  # no suffix field: the surname carries it, as written
+    if key == "name.last":
+        return text_or(last if name.given else "", "no last name")
+    if key == "name.last.first":
+        if two_surnames:
+            return Answer(
+                "text", name.given[-1], review=True, note="first of two surnames, guessed"
+            )
+        return text_or(last if name.given else "", "no last name")
+    if key == "name.last.second":
+        if two_surnames:
+            return Answer("text", last, review=True, note="second of two surnames, guessed")
+        return Missing("the profile's name has one surname")
+    return unknown(ask)

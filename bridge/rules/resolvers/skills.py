@@ -1,0 +1,51 @@
+"""Skills and spoken languages: lists to pick from, and the fluency in one named language."""
+
+from __future__ import annotations
+
+from babel import Locale
+
+from bridge.rules.languages import fluency_of, language_in
+from bridge.rules.model import Answer, Missing
+from bridge.rules.resolvers.base import Ask, Result, unknown
+from bridge.rules.text import fold
+
+
+def _language_names(langs: list[str]) -> tuple[str, ...]:
+    """The person's languages, with their names in the other supported languages."""
+    out: list[str] = []
+    english = Locale.parse("en").languages
+    codes = {fold(str(name)): code for code, name in english.items()}
+    for lang in langs:
+        out.append(lang)
+        code = codes.get(fold(lang))
+        if code:
+            for ui in ("de", "fr", "es", "pt", "nl"):
+                name = Locale.parse(ui).languages.get(code)
+                if name:
+                    out.append(str(name))
+    return tuple(out)
+
+
+def resolve(ask: Ask) -> Result:
+    p = ask.lp.profile
+    if ask.key == "skills.pick":
+        words = [k for s in p.skills for k in (s.keywords or [])] + [
+            s.name for s in p.skills if s.name
+        ]
+        return Answer("multi", alternatives=tuple(words)) if words else Missing("no skills")
+    if ask.key == "language.level":
+        code = language_in(ask.ft.raw_question)
+        if code is None:
+            return Missing("the question does not name one language")
+        fluency = fluency_of(code, p.languages)
+        if not fluency:
+            return Missing(f"the profile says nothing about language {code}")
+        return Answer("language", fluency, note=f"{code}: {fluency}")
+    if ask.key == "languages.pick":
+        langs = [x.language for x in p.languages if x.language]
+        return (
+            Answer("multi", alternatives=_language_names(langs))
+            if langs
+            else Missing("no languages")
+        )
+    return unknown(ask)

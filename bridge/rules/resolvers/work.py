@@ -1,0 +1,120 @@
+"""Work: current employer and title, employment, dates, years of experience, past employer here;
+the headline and summary."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from bridge.profile import LoadedProfile, Work
+from bridge.rules.features import FieldText
+from bridge.rules.formats import parse_iso
+from bridge.rules.model import Answer, Missing
+from bridge.rules.pagekind import names_own_job
+from bridge.rules.resolvers.base import Ask, Result, num_text, text_or, unknown
+from bridge.rules.text import fold
+
+_TECH = frozenset(
+    "python java javascript typescript go golang rust c cpp c# ruby php kotlin swift scala sql "
+    "nosql react angular vue node nodejs aws azure gcp kubernetes docker terraform spark kafka "
+    "hadoop salesforce sap excel figma tableau django flask spring rails linux ios android "
+    "management managing leadership leading supervisory supervising sales".split()
+)
+
+
+def current_job(work: list[Work]) -> Work | None:
+    for job in work:
+        if not job.endDate:
+            return job
+    return None
+
+
+def years_of_experience(lp: LoadedProfile) -> float | None:
+    app = lp.profile.application
+    if app.yearsOfExperience is not None:
+        return app.yearsOfExperience
+    # Derived from work dates, overlapping jobs counted once.
+    spans: list[tuple[date, date]] = []
+    for job in lp.profile.work:
+        start = parse_iso(job.startDate)
+        end = parse_iso(job.endDate) or date.today()
+        if start and end > start:
+            spans.append((start, end))
+    if not spans:
+        return None
+    spans.sort()
+    total = 0
+    cur_start, cur_end = spans[0]
+    for s, e in spans[1:]:
+        if s <= cur_end:
+            cur_end = max(cur_end, e)
+        else:
+            total += (cur_end - cur_start).days
+            cur_start, cur_end = s, e
+    total += (cur_end - cur_start).days
+    return round(total / 365.25, 1)
+
+
+def _names_a_skill(ft: FieldText, lp: LoadedProfile) -> str:
+    """A technology or skill named in a years-of-experience question ("years of Python")."""
+    words = set(ft.question.split())
+    listed = {fold(k) for s in lp.profile.skills for k in (*s.keywords, s.name or "") if k}
+    hits = sorted((words & _TECH) | {w for w in words if w in listed})
+    return hits[0] if hits else ""
+
+
+def _worked_here(ask: Ask) -> Result:
+    """ "Have you worked for <company> before?": yes only when a past employer is that company."""
+    names = [fold(w.name) for w in ask.lp.profile.work if w.name]
+    if not names:
+        return Answer("bool", flag=False, note="no work history in the profile")
+    hay = f" {fold(f'{ask.ft.raw_question} {ask.page.title} {ask.page.url}')} "
+    for name in names:
+        core = re.sub(
+            r"\b(inc|llc|ltd|gmbh|corp|corporation|co|labs?|sa|bv|plc|ag)\b", "", name
+        ).strip()
+        if core and f" {core} " in hay:
+            return Answer("bool", flag=True, note=f"worked at {core}")
+    return Answer("bool", flag=False, review=False, note="no past employer matches this company")
+
+
+def resolve(ask: Ask) -> Result:
+    key, p = ask.key, ask.lp.profile
+    if key in ("work.company", "work.title"):
+        if not ask.page.application and not names_own_job(ask.ft):
+            return Missing("not a job application, and the label does not ask for the current job")
+        job = current_job(p.work)
+        if job is None:
+            return Missing("no current job in the profile")
+        return text_or(job.name if key == "work.company" else job.position, "not in the profile")
+    if key == "work.employed":
+        if not p.work:
+            return Missing("no work history in the profile")
+        return Answer("bool", flag=current_job(p.work) is not None)
+    if key in ("work.current", "work.start", "work.end"):
+        latest = p.work[0] if p.work else None
+        if latest is None:
+            return Missing("no work history in the profile")
+        if key == "work.current":
+            return Answer("bool", flag=not latest.endDate)
+        when = parse_iso(latest.startDate if key == "work.start" else latest.endDate)
+        if when is None:
+            return Missing(
+                "a current job has no end date" if key == "work.end" else "no start date"
+            )
+        return Answer("date", when.isoformat(), when=when)
+    if key == "work.years":
+        skill = _names_a_skill(ask.ft, ask.lp)
+        if skill:
+            return Missing(f"asks years with {skill}; the profile has only total years")
+        years = years_of_experience(ask.lp)
+        if years is None:
+            return Missing("no experience in the profile")
+        return Answer("number", num_text(years), number=years)
+    if key == "work.previous_here":
+        return _worked_here(ask)
+    if key == "basics.summary":
+        return text_or(p.basics.summary, "no summary in the profile")
+    if key == "basics.label":
+        return text_or(p.basics.label, "no headline in the profile")
+    return unknown(ask)

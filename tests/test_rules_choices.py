@@ -1,0 +1,40 @@
+"""Choice groups whose inputs all say value="on" (or nothing) are read and answered by their labels,
+bucket labels included."""
+
+from __future__ import annotations
+
+from bridge.forms import FieldOption
+from tests.test_rules_support import field, one
+
+
+def on(*texts: str, value: str = "on") -> list[FieldOption]:
+    return [FieldOption(value=value, text=t, field_id=f"o{i}") for i, t in enumerate(texts)]
+
+
+def test_years_bucket_chosen_by_its_label_and_sent_by_its_text() -> None:
+    bucket = "6\u20139 years"  # an en dash, as pages write ranges
+    opts = on("0-2 years", "3-5 years", bucket, "10+ years")
+    d = one(field("How many years of experience do you have?", "radio_group", options=opts))
+    assert d.value == bucket and d.values == [bucket]
+
+
+def test_buckets_in_other_languages() -> None:
+    opts = on("0-2 ans", "3-5 ans", "6-9 ans", "plus de 10 ans")
+    d = one(field("Combien d'années d'expérience avez-vous ?", "radio_group", options=opts))
+    assert d.values == ["6-9 ans"]
+
+
+def test_yes_no_radios_without_values_are_sent_by_their_text() -> None:
+    d = one(field("Are you willing to relocate?", "radio_group", options=on("Yes", "No", value="")))
+    assert d.values == ["Yes"]
+
+
+def test_checkbox_group_of_on_values_sends_each_chosen_label() -> None:
+    opts = on("English", "French", "Spanish", "German")
+    d = one(field("Which languages do you speak?", "checkbox_group", options=opts))
+    assert d.values == ["English", "Spanish"]
+
+
+def test_distinct_values_are_still_sent_as_values() -> None:
+    opts = [FieldOption(value="y", text="Yes"), FieldOption(value="n", text="No")]
+    assert one(field("Are you willing to relocate?", "radio_group", options=opts)).values == ["y"]

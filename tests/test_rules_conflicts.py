@@ -1,0 +1,108 @@
+"""Conflicting signals resolve toward the narrower, safer meaning; values that do not validate for
+their field are not filled; codes, captchas and new account names are never filled."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.forms import FieldDecision
+from tests.test_rules_support import field, one, profile, run
+
+SIGNUP = "https://example.com/signup"
+
+
+def filled(d: FieldDecision) -> str:
+    status = d.status.value
+    return d.value if status in ("fill", "flag") else f"({status})"
+
+
+def test_a_label_that_asks_a_part_beats_the_whole_the_autocomplete_says() -> None:
+    d = one(field("First or given name", autocomplete="name"))
+    assert d.value == "Ada" and d.key == "name.first"
+    assert one(field("Family name", autocomplete="name")).value == "Lovelace"
+    assert one(field("Full name", autocomplete="name")).value == "Ada Quinn Lovelace"
+
+
+@pytest.mark.parametrize(
+    ("label", "kw"),
+    [
+        ("Verification code", {}),
+        ("Enter the 6-digit code we sent to your email", {}),
+        ("One-time password", {}),
+        ("Confirm code", {}),
+        ("", {"name": "email-verification-single-otp-input-1"}),
+        ("Code", {"autocomplete": "one-time-code"}),
+        ("Type the characters you see in the picture below.", {}),
+        ("Bestätigungscode", {}),
+        ("Code de vérification", {}),
+        ("Código de verificación", {}),
+    ],
+)
+def test_codes_and_captchas_are_never_filled(label: str, kw: dict[str, str]) -> None:
+    d = one(field(label, **kw), url=SIGNUP)
+    assert d.status.value == "never" and d.value == "", (d.key, d.reason)
+
+
+def test_a_phone_box_that_says_a_code_will_be_sent_is_still_the_phone() -> None:
+    d = one(field("Mobile No. (A one-time password will be sent via SMS to you.)", "tel"))
+    assert d.key == "phone.full" and d.value
+
+
+def test_a_user_name_is_offered_the_email_for_review_never_the_name() -> None:
+    d = one(field("Username"), url=SIGNUP)
+    assert d.value == "ada.lovelace@example.com" and d.status.value == "flag"
+    assert one(field("Benutzerkennung"), url=SIGNUP).value == "ada.lovelace@example.com"
+
+
+@pytest.mark.parametrize(
+    ("label", "kw"),
+    [
+        ("Choose a username", {}),
+        ("Think up your mailbox name", {}),
+        ("Nickname", {}),
+        ("Sign up with email or phone number", {"name": "display_name", "html_id": "display_name"}),
+        ("Display name", {}),
+        ("Nick Please choose a nick (alias)", {"autocomplete": "nickname"}),
+    ],
+)
+def test_a_name_for_a_new_account_is_left(label: str, kw: dict[str, str]) -> None:
+    d = one(field(label, **kw), url=SIGNUP)
+    assert filled(d).startswith("("), (d.key, d.value, d.reason)
+
+
+def test_a_nickname_on_a_job_application_is_the_preferred_name() -> None:
+    ds = run(field("Nickname"), field("Resume", "file"), url="https://example.com/careers/apply")
+    assert ds[0].value == "Ada"
+
+
+def test_either_identifier_boxes_get_the_email() -> None:
+    assert one(field("Phone number, username, or email")).value == "ada.lovelace@example.com"
+    d = one(field("Mobile Number or Email", autocomplete="tel"))
+    assert d.value == "ada.lovelace@example.com", d.reason
+
+
+def test_a_new_email_address_is_the_email_not_a_postal_address() -> None:
+    d = one(field("New email address"), url=SIGNUP)
+    assert d.key == "basics.email" and d.value == "ada.lovelace@example.com"
+
+
+def test_school_and_email_words_together_ask_the_email() -> None:
+    d = one(field("Your institution email", "email", type="email"))
+    assert d.key == "basics.email" and d.value == "ada.lovelace@example.com"
+
+
+def test_a_value_that_does_not_fit_the_box_is_not_filled() -> None:
+    # A phone box labelled "College": the school never goes there.
+    d = one(field("College", "tel", type="tel"), url="https://example.com/careers/apply")
+    assert d.value == "", (d.key, d.reason)
+    # An email that is not an email, and a phone number phonenumbers calls invalid.
+    lp = profile(basics__email="ada at example", basics__phone="+1 555 01")
+    ds = run(field("Email", "email", type="email"), field("Phone", "tel"), lp=lp)
+    assert [d.value for d in ds] == ["", ""], [d.reason for d in ds]
+    # The field's own pattern.
+    assert one(field("Postal code", pattern="[0-9]{4}")).value == ""
+
+
+def test_ids_that_put_the_part_after_the_word() -> None:
+    ds = run(field("", name="traits.name.first"), field("", name="traits.name.last"))
+    assert [d.value for d in ds] == ["Ada", "Lovelace"]

@@ -1,0 +1,45 @@
+"""Names parsed, not split on spaces: suffixes, particles, two surnames, a preferred name."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_rules_support import field, profile, run
+
+
+def values(name: str, *labels: str, preferred: str | None = None) -> list[str]:
+    lp = profile(basics__name=name, application__preferredName=preferred)
+    ds = run(*(field(label) for label in labels), lp=lp)
+    return [d.value if d.status.value in ("fill", "flag") else "" for d in ds]
+
+
+@pytest.mark.parametrize(
+    ("name", "first", "middle", "last"),
+    [
+        ("Martin Luther King Jr.", "Martin", "Luther", "King Jr."),
+        ("Ludwig Mies van der Rohe", "Ludwig", "Mies", "van der Rohe"),
+        ("Juan de la Cruz", "Juan", "", "de la Cruz"),
+        ("Anne-Marie van den Berg", "Anne-Marie", "", "van den Berg"),
+        ("Dr. Jane Doe", "Jane", "", "Doe"),
+    ],
+)
+def test_first_middle_last(name: str, first: str, middle: str, last: str) -> None:
+    assert values(name, "First name", "Middle name", "Last name") == [first, middle, last]
+
+
+def test_a_suffix_goes_to_its_own_field_when_the_form_has_one() -> None:
+    got = values("Martin Luther King Jr.", "First name", "Last name", "Suffix")
+    assert got == ["Martin", "King", "Jr."]
+
+
+def test_two_surnames_when_the_form_asks_for_both() -> None:
+    got = values(
+        "María José García López", "Nombre", "Primer apellido", "Segundo apellido"
+    )
+    assert got == ["María José", "García", "López"]
+
+
+def test_nickname_in_quotes_is_the_preferred_name_and_not_part_of_the_full_name() -> None:
+    got = values('Robert "Bob" Smith III', "Full name", "Preferred name", "Last name")
+    assert got == ["Robert Smith III", "Bob", "Smith III"]
+    assert values('Robert "Bob" Smith', "Preferred name", preferred="Rob") == ["Rob"]
