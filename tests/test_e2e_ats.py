@@ -31,7 +31,9 @@ MIN_STEP_REACHED: dict[str, int] = {}
 
 # The adapters' names for the ATS each fixture replicates (Taleo is Oracle's); forms of vendors
 # without an adapter are recorded with no ATS.
-ADAPTER_OF = {"taleo": "oracle", "personio": "", "welcome-to-the-jungle": ""}
+ADAPTER_OF = {
+    "taleo": "oracle", "personio": "", "welcome-to-the-jungle": "", "jazzhr": "", "successfactors": "",
+}
 
 
 @pytest.fixture(scope="module")
