@@ -135,8 +135,8 @@ def print_misses(runs: list[FormRun]) -> None:
 def record_first_sight(runs: list[FormRun]) -> None:
     """Write each run's score as the fixture's first sight, once: an existing one is never replaced.
 
-    Refused when the product code differs from the commit it would name (bridge/, extension/,
-    rules/ must be as committed), so the figure is the one that commit gets.
+    The commit named is the last one that changed the product code (bridge/, extension/, rules/),
+    and recording is refused while those have uncommitted changes, so the figure is that commit's.
     """
     dirty = subprocess.run(
         ["git", "status", "--porcelain", "--", "bridge", "extension", "rules"],
@@ -144,8 +144,9 @@ def record_first_sight(runs: list[FormRun]) -> None:
     ).stdout.strip()
     if dirty:
         sys.exit(f"not recorded: bridge/, extension/ or rules/ has uncommitted changes:\n{dirty}")
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True,
-                            text=True, check=True).stdout.strip()
+    # The commit whose product code was measured: the last one that changed it.
+    commit = subprocess.run(["git", "log", "-1", "--format=%H", "--", "bridge", "extension", "rules"],
+                            cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
     for run in runs:
         path = ATS_DIR / run.slug / "expected.json"
         text = path.read_text(encoding="utf-8")
