@@ -145,8 +145,10 @@ def record_first_sight(runs: list[FormRun]) -> None:
     if dirty:
         sys.exit(f"not recorded: bridge/, extension/ or rules/ has uncommitted changes:\n{dirty}")
     # The commit whose product code was measured: the last one that changed it.
-    commit = subprocess.run(["git", "log", "-1", "--format=%H", "--", "bridge", "extension", "rules"],
-                            cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "log", "-1", "--format=%H", "--", "bridge", "extension", "rules"],
+        cwd=REPO, capture_output=True, text=True, check=True,
+    ).stdout.strip()
     for run in runs:
         path = ATS_DIR / run.slug / "expected.json"
         text = path.read_text(encoding="utf-8")

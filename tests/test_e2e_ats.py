@@ -18,21 +18,37 @@ from tests.fixture_scoring import answerable, fixture_specs
 
 SLUGS = [folder.name for folder, _ in fixture_specs()]
 SENSITIVE = {"work_auth", "sponsorship", "eeo"}
-# A regression floor under today's share of right answers over all fixtures (see the bench), with
-# room for a slow widget on a loaded machine: a drop below it means a part of the path broke.
-MIN_CORRECT_SHARE = 0.80
-# What the current code is known to get wrong (measured on the commit named in each new
-# fixture's first_sight). These are the fixes still to make, not allowances: a new entry fails.
-KNOWN_VIOLATIONS: set[tuple[str, str]] = set()
-KNOWN_SENSITIVE_WRONG: set[tuple[str, str]] = set()
+# A regression floor under today's share of right answers over all fixtures (78% when the twelve
+# fixtures of issue 9 were added, see the bench), with room for a slow typeahead on a loaded
+# machine: a drop below it means a part of the path broke.
+MIN_CORRECT_SHARE = 0.74
+# What the current code is known to get wrong (measured on the commit named in the new fixtures'
+# first_sight). These are fixes still to make, not allowances: anything new fails the test.
+KNOWN_VIOLATIONS = {
+    # The career site around an embedded application, and a talent-community sign-up.
+    ("greenhouse-embed", "site_search"), ("greenhouse-embed", "alert_email"),
+    ("greenhouse-embed", "newsletter_first_name"), ("greenhouse-embed", "newsletter_email"),
+    ("teamtailor-fr", "connect_first_name"), ("teamtailor-fr", "connect_email"),
+}
+KNOWN_SENSITIVE_WRONG = {
+    ("jazzhr-es", "permit_us"),  # "¿Necesita un permiso de trabajo…?" answered as if "authorized"
+    ("smartrecruiters-ca", "sponsorship_ca"),  # Canadian work-permit support answered for the US
+}
+# The application form arrives after Fill is pressed (issue 9.12): today the run fills only the
+# page around it and so records no ATS.
+KNOWN_LATE_FORMS = {"greenhouse-embed", "teamtailor-fr"}
 # How far each wizard gets today by real clicks on its own Next button; it must not get less far.
-MIN_STEP_REACHED: dict[str, int] = {}
+MIN_STEP_REACHED = {
+    "jobvite": 2, "smartrecruiters": 2, "taleo": 4, "workday": 7,
+    "oracle-cx": 3, "smartrecruiters-ca": 2, "successfactors-de": 2, "workday-wizard": 1,
+}
 
 
 # The adapters' names for the ATS each fixture replicates (Taleo is Oracle's); forms of vendors
 # without an adapter are recorded with no ATS.
 ADAPTER_OF = {
-    "taleo": "oracle", "personio": "", "welcome-to-the-jungle": "", "jazzhr": "", "successfactors": "",
+    "taleo": "oracle", "personio": "", "welcome-to-the-jungle": "",
+    "jazzhr": "", "successfactors": "",
 }
 
 
@@ -58,7 +74,8 @@ def test_every_fill_is_a_stored_run_with_its_ats(runs: dict[str, FormRun], home:
                 continue
             record = stored[report.run_id]
             assert record["status"] == "applied", (run.slug, record["status"])
-            assert record["ats"] == expected_ats, (run.slug, record["ats"])
+            allowed = {expected_ats, ""} if run.slug in KNOWN_LATE_FORMS else {expected_ats}
+            assert record["ats"] in allowed, (run.slug, record["ats"])
             assert len(record["decisions"]) == len(report.fields)
 
 
