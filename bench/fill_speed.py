@@ -62,7 +62,7 @@ def main() -> None:
         if all_plans:
             print(f"\nplanning, all forms: median {statistics.median(all_plans):.2f} ms, "
                   f"p95 {percentile(all_plans, 0.95):.2f} ms")
-        single = [r for r in runs if len(r.fill_ms) == 1]
+        single = [r for r in runs if r.steps == 1]
         if single:
             largest = max(single, key=lambda r: len(r.spec["fields"]))
             size = len(largest.spec["fields"])

@@ -2,14 +2,16 @@
 
 For each `tests/fixtures/ats/*/expected.json` (found generically, whoever wrote it): the file is
 well formed; the entry page loads over loopback HTTP without page errors; every frame has the
-submit recorder; `window.__fixture.read()`, merged over all frames and over all steps (walked
-with the fixture's `showStep(n)` hook), reports exactly the keys in expected.json, never-fill
-fields start empty; and a click on the form's submit control is counted by the recorder.
+submit recorder; `window.__fixture.read()`, merged over all frames and over all steps (shown
+with the fixture's `showStep(n)` hook, which only this module uses), reports exactly the keys in
+expected.json, never-fill fields start empty; a click on the form's submit control is counted by
+the recorder; and a wizard's own Next button, pressed on an empty step, refuses to move on.
 One Chromium serves the whole module.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 import time
@@ -19,10 +21,11 @@ from typing import Any, Literal
 
 import pytest
 from playwright.sync_api import Browser, Frame, Page, sync_playwright
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bridge.driver.chromium import chromium_args
 from bridge.driver.static_server import StaticServer
+from tests.ats_runner import SUBMIT_WORDS, act_as_person, current_step, next_declaration, press_next
 from tests.fixture_scoring import READ_JS
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -97,6 +100,63 @@ class FieldSpec(BaseModel):
     step: int | None = Field(default=None, ge=1)
 
 
+class NextButton(BaseModel):
+    """A wizard's own Next control: `selector` (any frame) whose text contains `text`."""
+
+    model_config = ConfigDict(extra="forbid")
+    step: int | None = Field(default=None, ge=0)
+    selector: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def never_a_submit(self) -> NextButton:
+        if SUBMIT_WORDS.search(self.text):
+            raise ValueError(f"a Next button reading {self.text!r} would submit")
+        return self
+
+
+class PersonAction(BaseModel):
+    """What the person does before Next (a password, a consent box): exactly one operation."""
+
+    model_config = ConfigDict(extra="forbid")
+    step: int = Field(ge=0)
+    key: str | None = None
+    selector: str = Field(min_length=1)
+    fill: str | None = None
+    check: bool | None = None
+    select: str | None = None
+    click: bool | None = None
+
+    @model_validator(mode="after")
+    def one_operation(self) -> PersonAction:
+        ops = [self.fill is not None, bool(self.check), self.select is not None, bool(self.click)]
+        if sum(ops) != 1:
+            raise ValueError("a person action does exactly one of fill, check, select, click")
+        return self
+
+
+class Wizard(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    next: list[NextButton] = Field(min_length=1)
+    person: list[PersonAction] = []
+
+
+class FirstSight(BaseModel):
+    """The score the code of `commit` gave the form when it was added, before any change for it."""
+
+    model_config = ConfigDict(extra="forbid")
+    date: datetime.date
+    commit: str = Field(pattern=r"^[0-9a-f]{40}$")
+    answerable: int = Field(ge=0)
+    correct: int = Field(ge=0)
+    wrong: int = Field(ge=0)
+    left: int = Field(ge=0)
+    violations: int = Field(ge=0)
+    sensitive_wrong: int = Field(ge=0)
+    submits: int = Field(ge=0)
+    reached: int | None = Field(default=None, ge=0)
+
+
 class FormSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1)
@@ -104,6 +164,8 @@ class FormSpec(BaseModel):
     language: str = Field(min_length=2)
     entry: str = Field(min_length=1)
     steps: int = Field(ge=1)
+    wizard: Wizard | None = None
+    first_sight: FirstSight | None = None
     fields: list[FieldSpec]
 
 
@@ -201,6 +263,14 @@ def test_expected_json_is_well_formed(spec_path: Path) -> None:
             assert f.step is not None and f.step <= spec.steps, f"{f.key}: step missing or too big"
         if f.kind == "checkbox-group" and isinstance(f.expect, list):
             assert all(isinstance(e, list) for e in f.expect), f"{f.key}: list of lists"
+    if spec.steps > 1:
+        assert spec.wizard, "a multi-step form declares its Next buttons (wizard.next)"
+    if spec.wizard:
+        for action in spec.wizard.person:
+            assert action.key is None or action.key in keys, f"person acts on {action.key}?"
+    if spec.first_sight:
+        seen = spec.first_sight
+        assert seen.correct + seen.left <= seen.answerable, "first sight does not add up"
 
 
 def test_forms_reach_field_total() -> None:
@@ -279,3 +349,29 @@ def test_form_loads_reads_and_counts_submit(spec_path: Path, page: Page, server_
 
     assert not errors, errors
     assert not frame_errors(page), frame_errors(page)
+
+
+WIZARDS = [p for p in SPECS if load_spec(p).steps > 1]
+
+
+@pytest.mark.parametrize("spec_path", WIZARDS, ids=[p.parent.name for p in WIZARDS])
+def test_wizard_next_refuses_an_empty_step(spec_path: Path, page: Page, server_port: int) -> None:
+    """The page's own Next, clicked as a person clicks it on an empty form, stays on the step and
+    names the required fields it found empty (steps without required fields, such as a consent
+    gate, are passed the way a person passes them)."""
+    slug = spec_path.parent.name
+    spec = load_spec(spec_path)
+    raw = json.loads(spec_path.read_text(encoding="utf-8"))
+    open_form(page, server_port, slug, spec)
+    for _ in range(spec.steps + 1):
+        step = current_step(page)
+        assert step is not None, "a multi-step fixture reports its step()"
+        act_as_person(page, [a for a in raw["wizard"].get("person", [])
+                             if a["step"] == step and a.get("key") is None])
+        _, pressed = press_next(page, next_declaration(raw, step))
+        if not pressed["advanced"]:
+            assert pressed["missing"], "a refused Next names the empty required fields"
+            assert current_step(page) == step
+            assert step < spec.steps
+            return
+    pytest.fail(f"{slug}: its Next never refused an empty step")
