@@ -96,6 +96,10 @@ class FormField(BaseModel):
     locator: str = ""  # a readable locator for reports (never used to find the element again)
     # The content script's flag that the person changed this field after Relay filled it.
     user_edited: bool = False
+    # The field's <form> or landmark ("" when none), and what that form says of itself (role,
+    # action, id, name, class): the application is told from a search or newsletter box by it.
+    form: str = ""
+    form_hint: str = ""
 
 
 class FrameSnapshot(BaseModel):

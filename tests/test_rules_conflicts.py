@@ -106,3 +106,8 @@ def test_a_value_that_does_not_fit_the_box_is_not_filled() -> None:
 def test_ids_that_put_the_part_after_the_word() -> None:
     ds = run(field("", name="traits.name.first"), field("", name="traits.name.last"))
     assert [d.value for d in ds] == ["Ada", "Lovelace"]
+
+
+def test_a_phone_is_written_the_way_the_fields_pattern_asks() -> None:
+    d = one(field("Phone number", "tel", type="tel", pattern="[0-9]{10}"))
+    assert d.value == "4155550142", d.reason

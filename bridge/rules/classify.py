@@ -139,7 +139,12 @@ def classify(
 ) -> Classified | None:
     found = _classify(field, ft, active, page)
     if found is None or found.confidence < MEANING_BAR:
-        found = _permit_question(field, ft, page) or _yes_no_in_words(field, ft) or found
+        found = (
+            _permit_question(field, ft, page)
+            or _yes_no_in_words(field, ft)
+            or _typed_email(field, ft)
+            or found
+        )
     if found is None:
         return None
     other_person, history, school = _section_kind(ft.section)
@@ -192,6 +197,18 @@ def _scan_as_choice(ft: FieldText) -> list[Hit]:
 
     label_core = ft.label_core
     return scan(dict(ft.texts), "radio_group", True, label_core)
+
+
+def _typed_email(field: FormField, ft: FieldText) -> Classified | None:
+    """An `<input type=email>` whose words name nothing else: the person's email."""
+    if field.type.casefold() != "email" or any(
+        not h.key.startswith("basics.email") for h in ft.hits()
+    ):
+        return None
+    words = " ".join(w for texts in ft.texts.values() for w in texts)
+    if any(contains_words(tuple(words.split()), w) for w in OTHER_PERSON):
+        return None
+    return Classified("basics.email", 0.75, "type:email")
 
 
 def _permit_question(field: FormField, ft: FieldText, page: Page) -> Classified | None:

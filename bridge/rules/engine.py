@@ -22,6 +22,7 @@ from bridge.profile import LoadedProfile
 from bridge.rules import adapters as ad
 from bridge.rules.answers import resolve
 from bridge.rules.classify import classify, never_reason
+from bridge.rules.clusters import outside_application, site_search
 from bridge.rules.features import CHOICE_WIDGETS, TEXT_WIDGETS, FieldText, field_text
 from bridge.rules.model import Answer, Classified, Missing, Page
 from bridge.rules.options import is_address_supplement, is_placeholder
@@ -86,7 +87,19 @@ def decide(request: FillRequest, profile: LoadedProfile) -> list[FieldDecision]:
     if keys & _NEEDS_JOB_COUNTRY:  # reading the page text for places costs: only when asked
         page.job_country = _job_country(request, texts)
     page.application = is_application(urls, request.title, keys, page.adapters)
-    return [_safe_decide(field, ft, cls, never, page, profile) for field, ft, cls, never in texts]
+    aside = outside_application(texts) if page.application else {}
+    out = []
+    for i, (field, ft, cls, never) in enumerate(texts):
+        if not never and site_search(field, ft, cls):
+            never = "never.search:a site search box"
+        if i in aside and not never:
+            d = _base(field)
+            d.key = cls.key if cls else ""
+            d.reason = f"leave: not part of the application ({aside[i]} on the same page)"
+            out.append(d)
+            continue
+        out.append(_safe_decide(field, ft, cls, never, page, profile))
+    return out
 
 
 _LINE1 = ("address.line1", "address.street")

@@ -200,7 +200,9 @@ def _hit(
     if tail:
         score *= 1.15  # the last word of an id says most: `shipping_address_province`
     if long_text and not rec.question:
-        score *= 0.45
+        # A long text that merely mentions a word is not that field; one that opens with a
+        # field's full phrase names it ("Email address where our team can reach you").
+        score *= 0.8 if start == 0 and end - start >= 2 and attr in ("label", "aria") else 0.45
     return Hit(rec.key, attr, start, end, score, rec)
 
 

@@ -90,6 +90,13 @@ def render(
     if isinstance(text, Missing):
         return text
     unfit = misfit(field, key, text)
+    if unfit and answer.kind == "phone":
+        # The field's pattern or type says how it wants the number: try its other writings.
+        parts = phone_parts(answer.text, answer.code or None)
+        for other in (parts["national"], parts["national_digits"], parts.get("e164", "")):
+            if other and not misfit(field, key, other):
+                text, unfit = other, ""
+                break
     if unfit:
         return Missing(unfit)
     if field.max_length and len(text) > field.max_length:

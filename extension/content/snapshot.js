@@ -396,7 +396,34 @@ function baseField(el, widget, section) {
     attrs: hintAttrs(el),
     locator: locatorOf(el),
     user_edited: false,
+    ...formOf(el),
   };
+}
+
+/** @type {WeakMap<Element, string>} */
+const formKeys = new WeakMap();
+let formCount = 0;
+
+/**
+ * The field's <form> (or role=search / role=form landmark): an id for the cluster, and what the
+ * form says of itself, so the bridge can tell the application from a site search, a log-in or a
+ * newsletter box beside it.
+ * @param {Element} el @returns {{form: string, form_hint: string}}
+ */
+function formOf(el) {
+  const host = /** @type {HTMLInputElement} */ (el).form
+    ?? el.closest("form, [role=search], [role=form]");
+  if (!host) return { form: "", form_hint: "" };
+  let key = formKeys.get(host);
+  if (!key) {
+    formCount += 1;
+    key = host.id || host.getAttribute("name") || `form-${formCount}`;
+    formKeys.set(host, key);
+  }
+  const hint = [host.getAttribute("role"), host.getAttribute("action"), host.id,
+    host.getAttribute("name"), host.getAttribute("aria-label"),
+    typeof host.className === "string" ? host.className : ""].filter(Boolean).join(" ");
+  return { form: cap(key, 100), form_hint: cap(norm(hint), 200) };
 }
 
 /** A control Relay operates itself (text-like, select, single checkbox, ARIA widgets). */

@@ -1,0 +1,84 @@
+"""Fill only the application: a site search box, and the log-in, newsletter or talent-community
+forms beside an application on the same page, are left alone."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from bridge.forms import FormField, Widget
+from bridge.rules.data import load_toml
+from bridge.rules.features import FieldText
+from bridge.rules.model import Classified
+from bridge.rules.pagekind import APPLICATION_KEYS
+from bridge.rules.text import fold
+
+Row = tuple[FormField, FieldText, Classified | None, str | None]
+# Keys a person's own details give: kept on a search-typed box that asks them by its label.
+_PERSON = ("name.", "basics.email", "phone.", "address.", "location.", "links.")
+
+
+@cache
+def _words() -> dict[str, tuple[str, ...]]:
+    doc = load_toml("options/wordings.toml")["other_forms"]
+    return {k: tuple(fold(p) for p in v if fold(p)) for k, v in doc.items()}
+
+
+def _says(text: str, kind: str) -> bool:
+    padded = f" {fold(text)} "
+    return any(f" {p} " in padded for p in _words()[kind])
+
+
+def site_search(field: FormField, ft: FieldText, cls: Classified | None) -> bool:
+    """A site search box: typed or labelled as one, and not asking a person's detail by label."""
+    own = " ".join(x for x in (field.label, field.aria_label, field.placeholder) if x)
+    by_label = fold(own) in _words()["search_labels"]
+    typed = field.type.casefold() == "search" or field.role.casefold() in ("searchbox", "search")
+    in_search_form = _says(field.form_hint, "search") and not _says(field.form_hint, "login")
+    if not (by_label or typed or in_search_form):
+        return False
+    if field.widget not in (Widget.TEXT, Widget.COMBOBOX):
+        return False
+    asked = cls is not None and cls.key.startswith(_PERSON) and not cls.reason.endswith(":name")
+    return by_label or not asked
+
+
+def _purpose(rows: list[Row]) -> str:
+    """ "application", "search", "login", "newsletter", or "" for a cluster of fields."""
+    keys = {cls.key for _f, _ft, cls, _n in rows if cls}
+    nevers = {n.split(":", 1)[0] for _f, _ft, _c, n in rows if n}
+    if keys & APPLICATION_KEYS:
+        return "application"
+    field = rows[0][0]
+    about = " ".join({field.form_hint, *(f.section for f, _ft, _c, _n in rows)})
+    consent = " ".join(f.label for f, _ft, _c, n in rows if n and n.startswith("never.consent"))
+    if _says(about, "search") and len(rows) <= 3:
+        return "search"
+    if ("never.password" in nevers or _says(about, "login")) and len(keys) <= 2:
+        return "login"
+    if (_says(about, "newsletter") or _says(consent, "newsletter")) and len(keys) <= 3:
+        return "newsletter"
+    return ""
+
+
+def outside_application(rows: list[Row]) -> dict[int, str]:
+    """Rows (by index) in a form beside the application, with what that form is."""
+    clusters: dict[tuple[str, str], list[int]] = {}
+    for i, (field, _ft, _cls, _never) in enumerate(rows):
+        if field.form:
+            clusters.setdefault((field.frame, field.form), []).append(i)
+    if len(clusters) < 2:
+        return {}
+    purposes = {c: _purpose([rows[i] for i in idx]) for c, idx in clusters.items()}
+    if "application" not in purposes.values():
+        return {}
+    names = {
+        "search": "a site search",
+        "login": "a log-in form",
+        "newsletter": "a newsletter or talent-community sign-up",
+    }
+    return {
+        i: names[purpose]
+        for c, purpose in purposes.items()
+        if purpose in names
+        for i in clusters[c]
+    }

@@ -1,0 +1,65 @@
+"""Fill only the application: a site search, a log-in, a newsletter or talent-community form on
+the same page are left alone, and the job title never goes into a search box."""
+
+from __future__ import annotations
+
+from bridge.forms import FormField
+from tests.test_rules_support import field, run
+
+APPLY = "https://example.com/careers/backend-engineer/apply"
+
+
+def in_form(f: FormField, form: str, hint: str = "") -> FormField:
+    return f.model_copy(update={"form": form, "form_hint": hint})
+
+
+def page() -> list[FormField]:
+    return [
+        in_form(field("Search jobs"), "site-search", "search /jobs/search"),
+        in_form(field("Email", "email", type="email"), "login", "login /account/login"),
+        in_form(field("Password", "password", type="password"), "login", "login"),
+        in_form(field("First name"), "application", "application-form"),
+        in_form(field("Email", "email", type="email"), "application", "application-form"),
+        in_form(field("Current job title"), "application", "application-form"),
+        in_form(field("Resume/CV", "file"), "application", "application-form"),
+        in_form(field("Your email", "email", type="email", section="Join our talent community"),
+                "talent", "talent-community"),
+        in_form(field("I want to receive job alerts", "checkbox"), "talent", "talent-community"),
+    ]
+
+
+def test_only_the_application_is_filled() -> None:
+    ds = run(*page(), url=APPLY)
+    filled = [(d.label, d.value) for d in ds if d.status.value in ("fill", "flag")]
+    assert filled == [
+        ("First name", "Ada"),
+        ("Email", "ada.lovelace@example.com"),
+        ("Current job title", "Senior Backend Engineer"),
+    ], [(d.label, d.reason) for d in ds]
+    reasons = {d.field_id: d.reason for d in ds}
+    assert "a log-in form" in reasons["f2"] and "newsletter" in reasons["f8"]
+
+
+def test_the_job_title_never_goes_into_a_search_box() -> None:
+    for f in (
+        field("Job title or keyword"),
+        field("", placeholder="Search", type="search"),
+        field("Title", role="searchbox"),
+        in_form(field("Title"), "f", "search"),
+    ):
+        d = run(f, field("Resume", "file"), url=APPLY)[0]
+        assert d.value == "" and d.key == "never.search", (f.label, d.key, d.reason)
+
+
+def test_a_location_typeahead_typed_as_search_still_takes_the_city() -> None:
+    d = run(field("City", "combobox", type="search"), url=APPLY)[0]
+    assert d.value == "San Francisco", d.reason
+
+
+def test_a_log_in_page_on_its_own_is_still_filled() -> None:
+    ds = run(
+        in_form(field("Email", "email", type="email"), "login", "login"),
+        in_form(field("Password", "password", type="password"), "login", "login"),
+        url="https://example.com/login",
+    )
+    assert ds[0].value == "ada.lovelace@example.com"
