@@ -53,13 +53,13 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Write via a temp file and rename, so a browser never reads half a manifest."""
     fd, tmp = tempfile.mkstemp(prefix=".relay-", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        os.chmod(tmp, 0o644)  # browsers run as the same user but other tools may read it
+        os.chmod(tmp, mode)  # browsers run as the same user but other tools may read it
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
