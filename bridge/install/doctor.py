@@ -204,9 +204,11 @@ def diagnose_target(
     report.registered = True
     ours = recorded is not None and manifest.digest(data) == recorded.manifest_sha256
     report.written_by_relay = ours
-    parsed, findings = manifest.check_data(data, target.browser.family)
+    base = path.parent if machine.system == "windows" else None
+    parsed, findings = manifest.check_data(data, target.browser.family, base)
     if parsed is not None and isinstance(parsed.get("path"), str):
-        report.host_path = parsed["path"]
+        named = Path(parsed["path"])
+        report.host_path = str(base / named if base and not named.is_absolute() else named)
     for finding in findings:
         # Install refuses to replace a manifest it did not write, so the fix needs --force.
         problem(finding.code, finding.message, force=not ours)
