@@ -25,7 +25,8 @@ from tests.conftest import REPO
 PACKAGING = REPO / "packaging"
 ISS = PACKAGING / "windows" / "relay.iss"
 SHELL_SCRIPTS = [REPO / "dev", *sorted((PACKAGING / "linux").glob("*.sh")),
-                 PACKAGING / "macos" / "build_pkg.sh", PACKAGING / "macos" / "scripts" / "postinstall"]
+                 PACKAGING / "macos" / "build_pkg.sh",
+                 PACKAGING / "macos" / "scripts" / "postinstall"]
 
 
 def test_shell_scripts_pass_shellcheck() -> None:
@@ -151,7 +152,7 @@ def test_macos_app_layout_and_package_files() -> None:
     assert '"$relay" install' in postinstall and "sudo -u" in postinstall
 
 
-# --- the spec's hook for extra data ----------------------------------------------------------------
+# --- the spec's hook for extra data -------------------------------------------------------------
 
 def test_spec_has_the_extra_data_hook_and_the_lock_pins_every_package() -> None:
     spec = (PACKAGING / "relay.spec").read_text()

@@ -7,7 +7,7 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, Literal
 
 from bridge.identity import (
@@ -31,7 +31,7 @@ ProblemCode = Literal[
 ]
 
 
-def build(family: Family, host_path: Path) -> dict[str, Any]:
+def build(family: Family, host_path: PurePath) -> dict[str, Any]:
     manifest: dict[str, Any] = {
         "name": HOST_NAME,
         "description": HOST_DESCRIPTION,
