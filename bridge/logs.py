@@ -6,8 +6,10 @@ import logging
 import logging.handlers
 import os
 import sys
+from pathlib import Path
+from typing import Any
 
-from bridge.paths import log_dir
+from bridge.paths import PRIVATE_FILE, log_dir, private_file
 from bridge.protocol.text import well_formed
 
 
@@ -27,6 +29,20 @@ def surrogate_safe_handler(handler: logging.Handler) -> logging.Handler:
     return handler
 
 
+class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """A rotating log whose files are created 0600: page text and field names end up in it."""
+
+    def _open(self) -> Any:
+        private_file(Path(self.baseFilename))
+        return open(
+            self.baseFilename,
+            self.mode,
+            encoding=self.encoding,
+            errors=self.errors,
+            opener=lambda name, flags: os.open(name, flags, PRIVATE_FILE),
+        )
+
+
 def setup_host_logging() -> None:
     level = logging.DEBUG if os.environ.get("RELAY_DEBUG") else logging.INFO
     root = logging.getLogger()
@@ -37,7 +53,7 @@ def setup_host_logging() -> None:
     to_stderr.setFormatter(fmt)
     root.addHandler(to_stderr)
     try:
-        to_file = logging.handlers.RotatingFileHandler(
+        to_file = PrivateRotatingFileHandler(
             log_dir() / "bridge.log",
             maxBytes=2_000_000,
             backupCount=3,

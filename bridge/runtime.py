@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bridge.clock import now_iso
+from bridge.config_file import profile_override
 from bridge.paths import relay_home
 from bridge.protocol.errors import ErrorCode, RelayError
 
@@ -32,18 +33,20 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PROFILE_ENV = "RELAY_PROFILE"
 # Developers' switch: write every form snapshot the bridge plans to this folder (for reproducing a
 # bug offline, and for the benchmarks). Off unless set; the files stay on this machine.
 CAPTURE_ENV = "RELAY_CAPTURE_SNAPSHOTS"
-NO_PROFILE = "no profile: import one with `relay profile import FILE`, or set RELAY_PROFILE"
+NO_PROFILE = (
+    "no profile: import one with `relay profile import FILE` (or name a file with "
+    "`relay config set profile FILE`)"
+)
 
 
 class Runtime:
     def __init__(self, home: Path | None = None, profile_path: Path | None = None) -> None:
         self.home = home or relay_home()
-        env_profile = os.environ.get(PROFILE_ENV)
-        self._profile_path = profile_path or (Path(env_profile) if env_profile else None)
+        # RELAY_PROFILE, else the settings file's `profile`, else the store's active profile.
+        self._profile_path = profile_path or profile_override(home=self.home)
         self._file_profile: LoadedProfile | None = None
         self._file_mtime: float | None = None
         self._store: Store | None = None
@@ -112,21 +115,24 @@ class Runtime:
     # -- background work ----------------------------------------------------------------------
 
     def warm_up(self) -> None:
-        """Load the engine, store and profile in the background so the first Fill does not wait."""
+        """Load, in the background, what the first Fill needs, so it does not wait.
+
+        Called on `hello`, which the extension sends the moment the port opens. litellm (seconds
+        to import) gets its own thread and starts first, whatever else fails: a Fill that needs
+        the model while the import runs waits only for what is left of it, and one that does not
+        is never held up by it. The rules engine, store and profile load on a second thread."""
         if self._warmed:
             return
         self._warmed = True
+        threading.Thread(target=_warm_model, name="relay-model-warm-up", daemon=True).start()
         threading.Thread(target=self._warm, name="relay-warm-up", daemon=True).start()
 
     def _warm(self) -> None:
         try:
-            from bridge.llm import load_config, warm_up
             from bridge.rules.engine import warm
 
             warm()  # the rules data and country tables take a moment to load
             self.profile()
-            if load_config().enabled:
-                warm_up()  # litellm takes seconds to import: never on the request path
         except Exception as exc:  # warm-up is an optimisation; the request path reports errors
             log.debug("warm-up skipped: %s", exc)
         self.replay_pending()
@@ -248,6 +254,20 @@ class Runtime:
         decision.file.mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         decision.file.size = len(data)
         decision.file.data_b64 = base64.b64encode(data).decode("ascii")
+
+
+def _warm_model() -> None:
+    """Import litellm when a model is configured (never on the request path)."""
+    try:
+        from bridge.llm.client import load
+        from bridge.llm.config import load_config
+
+        if load_config().enabled:
+            started = time.perf_counter()
+            load()
+            log.info("litellm loaded in %.1f s", time.perf_counter() - started)
+    except Exception as exc:  # the Fill that needs the model reports what is wrong
+        log.debug("model warm-up skipped: %s", exc)
 
 
 def _capture(request: FillRequest, run_id: str) -> None:

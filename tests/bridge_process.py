@@ -19,14 +19,20 @@ def bridge_command() -> list[str]:
 
 
 class BridgeProcess:
-    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None,
+                 program: list[str] | None = None) -> None:
         self.proc = subprocess.Popen(
-            [*bridge_command(), *args],
+            [*(program or bridge_command()), *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env={**os.environ, **(env or {})},
         )
+
+    @classmethod
+    def command(cls, argv: list[str], env: dict[str, str] | None = None) -> BridgeProcess:
+        """Another program than the venv's relay-bridge (the `relay` CLI, the desktop build)."""
+        return cls(env=env, program=argv)
 
     def send_raw(self, data: bytes) -> None:
         assert self.proc.stdin is not None

@@ -59,7 +59,7 @@ def test_relay_fill_escalates_unknown_fields_through_the_server(
     llm_server: LlmServer, tmp_path: Path, relay_home: Path, chromium: str
 ) -> None:
     llm_server.script = _model
-    (relay_home / "llm.toml").write_text(PRICES)
+    (relay_home / "config.toml").write_text(PRICES)
     report_path = tmp_path / "report.json"
     env = {
         **os.environ,

@@ -18,7 +18,7 @@ import pytest
 from bridge.cli import install_cmd
 from bridge.identity import FIREFOX_ADDON_IDS, HOST_NAME, allowed_chrome_origins
 from bridge.install import actions, manifest, state
-from bridge.install.browsers import BROWSER_NAMES, Family
+from bridge.install.browsers import BROWSER_NAMES, Family, by_name, profile_root
 from bridge.install.doctor import DoctorReport, diagnose
 from bridge.install.hostpath import HostPathError, resolve_host_path
 from bridge.install.machine import Machine, System
@@ -56,10 +56,17 @@ WINDOWS_KEYS = {
 }
 
 
-class World:
-    """One fake machine: a temp home, an env, a registry stand-in, a host executable, a record."""
+# A file each browser writes into its profile folder on first start (what "installed" looks like).
+USED_MARKER = {"chromium": "Local State", "firefox": "profiles.ini"}
 
-    def __init__(self, root: Path, system: System, which: Callable[[str], str | None]) -> None:
+
+class World:
+    """One fake machine: a temp home, an env, a registry stand-in, a host executable, a record.
+
+    `present`: the browsers installed (used once) on it; all of them unless told otherwise."""
+
+    def __init__(self, root: Path, system: System, which: Callable[[str], str | None],
+                 present: tuple[str, ...] = BROWSER_NAMES) -> None:
         self.root = root
         self.home = root / "home"
         self.home.mkdir()
@@ -67,7 +74,10 @@ class World:
         if system == "windows":
             env = {"APPDATA": str(self.home / "AppData" / "Roaming"),
                    "LOCALAPPDATA": str(self.home / "AppData" / "Local")}
-        self.machine = Machine(system=system, home=self.home, env=env, which=which)
+        self.machine = Machine(system=system, home=self.home, env=env, which=which,
+                               root=root / "sysroot")
+        for name in present:
+            self.use_browser(name)
         # HKCU\Software always exists on a real machine.
         self.registry = MemoryRegistry({"software": {}})
         self.host = root / "bin" / "relay-bridge"
@@ -75,6 +85,16 @@ class World:
         self.host.write_text("#!/bin/sh\n")
         self.host.chmod(0o755)
         self.state = InstallState()
+
+    def use_browser(self, name: str) -> Path:
+        """Give the browser a profile folder it has written to, as a used install has."""
+        browser = by_name(name)
+        folder = profile_root(browser, self.machine)
+        if browser.family == "firefox" and self.machine.system == "linux":
+            folder = folder / "firefox"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / USED_MARKER[browser.family]).write_text("")
+        return folder
 
     @property
     def reg(self) -> MemoryRegistry | None:
@@ -157,9 +177,7 @@ def test_install_then_uninstall_each_browser(world: World, browser: str) -> None
 
 
 def test_install_all_browsers_then_uninstall_leaves_no_trace(world: World) -> None:
-    # Some browsers already have profile folders: those must survive uninstall.
-    (world.home / ".config" / "google-chrome").mkdir(parents=True)
-    (world.home / "Library" / "Application Support" / "Mozilla").mkdir(parents=True)
+    # The browsers' own profile folders (made by World) must survive uninstall.
     world.registry.write_default(r"Software\Google\Chrome\Other", "unrelated")
     before_files, before_reg = world.snapshot(), dict(world.registry.keys)
 
@@ -241,28 +259,55 @@ def test_user_data_dir_defaults_to_chromium_and_rejects_bad_input(tmp_path: Path
 
 # --- which browsers, without --browser ------------------------------------------------------------
 
-def test_no_browser_found_is_a_clear_error(world: World) -> None:
+@pytest.fixture(params=SYSTEMS)
+def bare(request: pytest.FixtureRequest, tmp_path: Path) -> World:
+    """A machine with no browser installed."""
+    return World(tmp_path, request.param, no_binaries, present=())
+
+
+def test_no_browser_found_is_a_clear_error(bare: World) -> None:
     with pytest.raises(actions.InstallError, match="no supported browser"):
-        world.install()
+        bare.install()
     with pytest.raises(actions.InstallError, match="unknown browser"):
-        world.install("netscape")
+        bare.install("netscape")
 
 
-def test_detects_browsers_by_profile_folder(world: World) -> None:
+def test_detects_browsers_by_profile_folder(bare: World) -> None:
     folder = {
-        "linux": world.home / ".config" / "vivaldi",
-        "darwin": world.home / "Library" / "Application Support" / "Vivaldi",
-        "windows": world.home / "AppData" / "Local" / "Vivaldi" / "User Data",
-    }[world.machine.system]
+        "linux": bare.home / ".config" / "vivaldi",
+        "darwin": bare.home / "Library" / "Application Support" / "Vivaldi",
+        "windows": bare.home / "AppData" / "Local" / "Vivaldi" / "User Data",
+    }[bare.machine.system]
     folder.mkdir(parents=True)
-    outcomes = world.install()
+    # An empty folder (or one holding only a hosts folder Relay made) is not a used browser.
+    (folder / "NativeMessagingHosts").mkdir()
+    with pytest.raises(actions.InstallError, match="no supported browser"):
+        bare.install()
+    (folder / "Local State").write_text("{}")
+    outcomes = bare.install()
     assert [o.browser for o in outcomes] == ["vivaldi"]
 
 
+def test_named_browser_that_is_not_installed_gets_no_folders(bare: World) -> None:
+    bare.use_browser("firefox")
+    before_files, before_reg = bare.snapshot(), dict(bare.registry.keys)
+    outcomes = bare.install("edge", "firefox")
+    assert [(o.browser, o.status) for o in outcomes] == [("edge", "absent"), ("firefox", "written")]
+    assert "not installed" in outcomes[0].message
+    assert not any("edge" in p.lower() for p in set(bare.snapshot()) - set(before_files))
+    assert not any("edge" in k for k in set(bare.registry.keys) - set(before_reg))
+    report = bare.doctor("edge")
+    (entry,) = report.browsers
+    assert not report.ok and entry.status == "not installed" and not entry.installed
+    assert [p.code for p in entry.problems] == ["browser_not_installed"]
+
+
 def test_linux_honours_xdg_config_home_for_chromium_family(tmp_path: Path) -> None:
-    w = World(tmp_path, "linux", no_binaries)
+    w = World(tmp_path, "linux", no_binaries, present=())
     xdg = tmp_path / "xdg"
     w.machine = Machine("linux", w.home, {"XDG_CONFIG_HOME": str(xdg)}, no_binaries)
+    w.use_browser("brave")
+    w.use_browser("firefox")
     w.install("brave", "firefox")
     assert (xdg / "BraveSoftware" / "Brave-Browser" / "NativeMessagingHosts" / FILE).is_file()
     assert (w.home / ".mozilla" / "native-messaging-hosts" / FILE).is_file()
@@ -273,11 +318,11 @@ def test_detects_browsers_by_binary_and_app_bundle(tmp_path: Path) -> None:
         return "/usr/bin/firefox" if name == "firefox" else None
 
     (tmp_path / "l").mkdir()
-    linux = World(tmp_path / "l", "linux", which)
+    linux = World(tmp_path / "l", "linux", which, present=())
     assert [o.browser for o in linux.install()] == ["firefox"]
 
     (tmp_path / "m").mkdir()
-    mac = World(tmp_path / "m", "darwin", no_binaries)
+    mac = World(tmp_path / "m", "darwin", no_binaries, present=())
     apps = tmp_path / "m" / "Applications"
     (apps / "Brave Browser.app").mkdir(parents=True)
     mac.machine = Machine("darwin", mac.home, {}, no_binaries, app_roots=(apps,))
@@ -313,7 +358,8 @@ def test_foreign_registry_value_is_refused(tmp_path: Path) -> None:
     outcomes = w.install("edge")
     assert [o.status for o in outcomes] == ["refused"]
     assert w.registry.read_default(key) == r"C:\elsewhere\host.json"
-    assert not (w.home / "AppData").exists(), "nothing written when refused"
+    assert not list(w.home.rglob(FILE)), "nothing written when refused"
+    assert not (w.home / "AppData" / "Local" / "Relay").exists()
 
 
 def test_uninstall_leaves_changed_manifest_and_foreign_neighbours(world: World) -> None:
@@ -391,24 +437,25 @@ def test_doctor_healthy(world: World) -> None:
     assert entries["firefox"].host_path == str(world.host)
 
 
-def test_doctor_nothing_registered_is_an_error(world: World) -> None:
-    report = world.doctor()
+def test_doctor_nothing_registered_is_an_error(bare: World) -> None:
+    report = bare.doctor()
     assert not report.ok
     assert report.problems[0].code == "no_browser"
-    report = world.doctor("edge")
+    bare.use_browser("edge")
+    report = bare.doctor("edge")
     assert not report.ok
     assert codes(report, "edge") == {"missing_manifest": "relay install --browser edge"}
 
 
-def test_doctor_unused_browser_is_only_a_warning(world: World) -> None:
-    world.install("firefox")
-    (world.home / ".config" / "chromium").mkdir(parents=True)
-    (world.home / "Library" / "Application Support" / "Chromium").mkdir(parents=True)
-    (world.home / "AppData" / "Local" / "Chromium" / "User Data").mkdir(parents=True)
-    report = world.doctor()
+def test_doctor_unused_browser_is_only_a_warning(bare: World) -> None:
+    bare.use_browser("firefox")
+    bare.install("firefox")
+    bare.use_browser("chromium")
+    report = bare.doctor()
     assert report.ok
     chromium = next(b for b in report.browsers if b.browser == "chromium")
     assert [(p.code, p.severity) for p in chromium.problems] == [("missing_manifest", "warning")]
+    assert chromium.status == "not registered"
 
 
 def test_doctor_missing_manifest(world: World) -> None:
@@ -540,8 +587,12 @@ def test_cli_in_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("RELAY_HOME", str(relay_home))
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.setenv("RELAY_PROFILE", str(REPO / "demo" / "profile" / "sample.json"))
     if sys.platform == "win32":
         pytest.skip("drives the real machine's layout; Linux/macOS only")
+    (home / ".mozilla" / "firefox").mkdir(parents=True)
+    (home / ".config" / "microsoft-edge").mkdir(parents=True)
+    (home / ".config" / "microsoft-edge" / "Local State").write_text("{}")
 
     assert run_cli("install", "--browser", "firefox", "edge") == 0
     assert (relay_home / state.STATE_FILENAME).is_file()
@@ -556,7 +607,7 @@ def test_cli_in_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
     assert run_cli("uninstall") == 0
     assert not (relay_home / state.STATE_FILENAME).exists()
-    assert list(home.rglob("*.json")) == []
+    assert list(home.rglob(FILE)) == []
     assert run_cli("doctor", "--browser", "firefox") == 1
     assert "relay install --browser firefox" in capsys.readouterr().out
 
@@ -572,7 +623,8 @@ def test_real_relay_console_script(tmp_path: Path) -> None:
     assert relay.exists(), "the relay console script is not installed: run ./dev setup"
     home, relay_home, profile = tmp_path / "home", tmp_path / "rh", tmp_path / "profile"
     home.mkdir()
-    env = {**os.environ, "HOME": str(home), "RELAY_HOME": str(relay_home)}
+    env = {**os.environ, "HOME": str(home), "RELAY_HOME": str(relay_home),
+           "RELAY_PROFILE": str(REPO / "demo" / "profile" / "sample.json")}
     env.pop("XDG_CONFIG_HOME", None)
 
     def relay_run(*argv: str) -> subprocess.CompletedProcess[str]:

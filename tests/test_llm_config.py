@@ -54,7 +54,7 @@ def test_defaults_file_then_environment(tmp_path: Path) -> None:
     cfg = load_config(env={}, path=tmp_path / "none.toml", use_keyring=False)
     assert cfg.models == DEFAULT_MODELS and not cfg.enabled
     assert cfg.disabled_reason().startswith("rules-only: no model configured")
-    file = tmp_path / "llm.toml"
+    file = tmp_path / "config.toml"
     file.write_text(
         '[models]\nfast = "openai/gpt-4o-mini"\ngeneral = "openai/gpt-4o"\n'
         "[limits]\ncap_per_fill_usd = 0.01\n"

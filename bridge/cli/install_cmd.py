@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
-from bridge.install import actions, state
+from bridge.install import actions, checks, state
 from bridge.install.browsers import BROWSER_NAMES
 from bridge.install.doctor import DoctorReport, diagnose
 from bridge.install.hostpath import HostPathError, default_host_path, resolve_host_path
 from bridge.install.machine import Machine
 from bridge.install.registry import Registry, WindowsRegistry
-from bridge.paths import relay_home
+from bridge.paths import default_home, extension_dir, relay_home
 
 OK_STATUSES = {"written", "unchanged", "removed", "gone", "left"}
 
@@ -48,6 +50,12 @@ def register(subparsers: Any) -> None:
         "uninstall", help="remove what `relay install` registered",
         description="Remove the manifests and registry keys Relay wrote, and nothing else.")
     _add_browser_option(uninstall, "only these browsers")
+    uninstall.add_argument("--program", action="store_true",
+                           help="also remove the Relay program itself (a desktop build put in "
+                                "place by install.sh)")
+    uninstall.add_argument("--delete-data", action="store_true",
+                           help="also delete Relay's data folder: profiles, answers, history, "
+                                "settings and logs (cannot be undone)")
     uninstall.set_defaults(func=run_uninstall)
 
     doctor = subparsers.add_parser(
@@ -58,6 +66,8 @@ def register(subparsers: Any) -> None:
     doctor.add_argument("--user-data-dir", type=_abs_dir, metavar="DIR",
                         help="check this one Chromium profile folder")
     doctor.add_argument("--json", action="store_true", help="print the report as JSON")
+    doctor.add_argument("--no-start", dest="start_hosts", action="store_false",
+                        help="do not start the registered bridge to check that it answers")
     doctor.set_defaults(func=run_doctor)
 
 
@@ -95,11 +105,15 @@ def run_install(args: argparse.Namespace) -> int:
     if args.user_data_dir is not None and machine.system == "windows":
         print("note: on Windows, browsers find hosts only through the registry; run "
               "`relay install` without --user-data-dir too")
-    refused = [o for o in outcomes if o.status == "refused"]
-    if not refused:
-        print(f"host: {host}\nRestart the browser (or reload the extension) to connect; "
-              "`relay doctor` checks the setup.")
-    return 1 if refused else 0
+    failed = [o for o in outcomes if o.status in ("refused", "absent", "unsupported")]
+    if any(o.status in ("written", "unchanged") for o in outcomes):
+        print(f"host: {host}")
+        folder = extension_dir()
+        if folder is not None:
+            print(f"extension: {folder} (chrome://extensions, Developer mode, Load unpacked)")
+        print("Restart the browser (or reload the extension) to connect; `relay doctor` checks "
+              "the setup.")
+    return 1 if failed else 0
 
 
 def run_uninstall(args: argparse.Namespace) -> int:
@@ -109,20 +123,37 @@ def run_uninstall(args: argparse.Namespace) -> int:
         record = state.load(path)
     except state.StateError as exc:
         return _fail(str(exc))
+    code = 0
     if not record.registrations:
-        print("nothing to uninstall: Relay has no record of registering any browser")
-        return 0
-    try:
-        outcomes = actions.uninstall(record, _registry(machine), args.browsers)
-    except (actions.InstallError, OSError) as exc:
-        return _fail(str(exc))
-    finally:
-        state.save(path, record)
-    if not outcomes:
-        print(f"nothing registered for {', '.join(args.browsers)}")
-    for outcome in outcomes:
-        print(f"{outcome.browser}: {outcome.message}: {outcome.location}")
-    return 0 if all(o.status in OK_STATUSES for o in outcomes) else 1
+        print("nothing to unregister: Relay has no record of registering any browser")
+    else:
+        try:
+            outcomes = actions.uninstall(record, _registry(machine), args.browsers)
+        except (actions.InstallError, OSError) as exc:
+            return _fail(str(exc))
+        finally:
+            state.save(path, record)
+        if not outcomes:
+            print(f"nothing registered for {', '.join(args.browsers)}")
+        for outcome in outcomes:
+            print(f"{outcome.browser}: {outcome.message}: {outcome.location}")
+        code = 0 if all(o.status in OK_STATUSES for o in outcomes) else 1
+    if args.delete_data:
+        home = relay_home()
+        shutil.rmtree(home)
+        print(f"deleted the data folder {home}")
+    elif not any(relay_home().iterdir()):
+        relay_home().rmdir()  # created only to hold the install record: leave nothing behind
+    if args.program:
+        from bridge.install.program import ProgramError, remove_program
+
+        try:
+            removed = remove_program(machine.home)
+        except (ProgramError, OSError) as exc:
+            return _fail(str(exc))
+        for item in removed.paths:
+            print(f"removed {item}")
+    return code
 
 
 def format_report(report: DoctorReport) -> str:
@@ -130,28 +161,39 @@ def format_report(report: DoctorReport) -> str:
     for problem in report.problems:
         lines += [f"{problem.severity}: {problem.message}", f"  fix: {problem.fix}"]
     for browser in report.browsers:
-        errors = [p for p in browser.problems if p.severity == "error"]
-        status = "problem" if errors else ("ok" if browser.registered else "not registered")
         scope = f" (profile {browser.user_data_dir})" if browser.user_data_dir else ""
-        lines.append(f"{browser.label}{scope}: {status}")
+        lines.append(f"{browser.label}{scope}: {browser.status}")
         lines.append(f"  location: {browser.location}")
         if browser.registry_key and browser.manifest_path:
             lines.append(f"  manifest: {browser.manifest_path}")
         if browser.host_path:
             lines.append(f"  host: {browser.host_path}")
+        if browser.host_started:
+            lines.append(f"  started as the browser starts it: {browser.host_message}")
         for problem in browser.problems:
             lines += [f"  {problem.severity}: {problem.message}", f"    fix: {problem.fix}"]
+    for check in report.checks:
+        lines.append(f"{check.name}: {check.status}: {check.message}")
+        if check.fix and check.status != "ok":
+            lines.append(f"  fix: {check.fix}")
     lines.append("all good" if report.ok else "something is wrong: see the fixes above")
     return "\n".join(lines)
 
 
 def run_doctor(args: argparse.Namespace) -> int:
     machine = Machine.current()
+    env = dict(os.environ)
+    given = env.get("RELAY_HOME")
+    home = Path(given).expanduser() if given else default_home()
+    found = [checks.data_folder(home)]  # before anything here creates or tightens it
     try:
         record = state.load(_state_path())
     except state.StateError as exc:
         return _fail(str(exc))
+    found += [checks.settings_file(home), checks.profile(home, env), checks.model(env),
+              *checks.shell_environment(env)]
     report = diagnose(machine, record, _registry(machine), default_host_path(machine.system),
-                      args.browsers, args.user_data_dir)
+                      args.browsers, args.user_data_dir, start_hosts=args.start_hosts, env=env,
+                      checks=found)
     print(report.model_dump_json(indent=2) if args.json else format_report(report))
     return 0 if report.ok else 1

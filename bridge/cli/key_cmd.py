@@ -11,7 +11,7 @@ import getpass
 import sys
 from typing import Any
 
-from bridge.llm.config import KEYRING_SERVICE, Tier, load_config, provider_of
+from bridge.llm.config import KEYRING_SERVICE, Tier, load_config
 
 
 def register(subparsers: Any) -> None:
@@ -91,7 +91,7 @@ def run_status(args: argparse.Namespace) -> int:
         print(f"{tier.value:8} {config.model_for(tier) or '(off)'}")
     if config.api_base:
         print(f"api base {config.api_base}")
-    provider = provider_of(config.model_for(Tier.FAST))
+    provider = config.key_provider
     source = {"env": "RELAY_LLM_API_KEY", "keyring": f"OS keyring ({provider})"}.get(
         config.key_source, "none"
     )

@@ -104,9 +104,11 @@ class RelayBrowser:
 
 @contextlib.contextmanager
 def relay_browser(
-    profile: Path, *, headed: bool = False, home: Path | None = None
+    profile: Path, *, headed: bool = False, home: Path | None = None, host: Path | None = None
 ) -> Iterator[RelayBrowser]:
-    """Start Chromium with the extension and the bridge registered in a throwaway profile folder."""
+    """Start Chromium with the extension and the bridge registered in a throwaway profile folder.
+
+    `host`: the program the manifest names (default: this installation's bridge)."""
     from playwright.sync_api import sync_playwright
 
     from bridge.profile import load_profile
@@ -122,7 +124,7 @@ def relay_browser(
     ):
         udd = Path(scratch) / "profile"
         udd.mkdir()
-        register_in_user_data_dir(udd, bridge_executable(Path(scratch)))
+        register_in_user_data_dir(udd, host or bridge_executable(Path(scratch)))
         env = {"RELAY_PROFILE": str(profile), "RELAY_HOME": str(home or relay_home())}
         context = launch(
             playwright, user_data_dir=udd, extension_dir=extension_dir(), headed=headed, env=env

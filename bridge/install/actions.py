@@ -12,14 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from bridge.install import manifest
-from bridge.install.browsers import by_name, present_browsers
+from bridge.install import flatpak, manifest
+from bridge.install.browsers import BROWSERS, by_name
 from bridge.install.machine import Machine
 from bridge.install.registry import Registry, parents
 from bridge.install.state import InstallState, Registration
-from bridge.install.targets import Target, browser_target, profile_target
+from bridge.install.targets import Target, absent_target, installed_targets, profile_target
 
-Status = Literal["written", "unchanged", "refused", "removed", "left", "gone"]
+Status = Literal[
+    "written", "unchanged", "refused", "removed", "left", "gone", "absent", "unsupported"]
 
 
 class InstallError(Exception):
@@ -51,13 +52,16 @@ def select_targets(
             return [profile_target(browsers[0] if browsers else by_name("chromium"), user_data_dir)]
         except ValueError as exc:
             raise InstallError(str(exc)) from exc
-    if not browsers:
-        browsers = present_browsers(machine)
-        if not browsers:
-            raise InstallError(
-                "no supported browser found on this machine; name one with --browser "
-                "(chrome, chromium, edge, brave, vivaldi, firefox)")
-    return [browser_target(browser, machine) for browser in browsers]
+    if browsers:
+        # A browser named but not installed is reported, never given folders of its own.
+        return [t for b in browsers for t in installed_targets(b, machine) or
+                [absent_target(b, machine)]]
+    found = [t for b in BROWSERS for t in installed_targets(b, machine)]
+    if not found:
+        raise InstallError(
+            "no supported browser found on this machine; name one with --browser "
+            "(chrome, chromium, edge, brave, vivaldi, firefox)")
+    return found
 
 
 def _missing_dirs(folder: Path) -> list[Path]:
@@ -85,9 +89,14 @@ def install_target(
     state: InstallState,
     registry: Registry | None,
     force: bool = False,
+    machine: Machine | None = None,
 ) -> Outcome:
     name, where = target.browser.name, target.describe()
-    data = manifest.render(manifest.build(target.browser.family, host_path))
+    if target.blocked is not None:
+        return Outcome(name, where, target.blocked, target.note)
+    launcher = target.launcher_path
+    named = launcher if launcher is not None else host_path
+    data = manifest.render(manifest.build(target.browser.family, named))
     recorded = state.find(target.manifest_path, target.registry_key)
     path = target.manifest_path
 
@@ -95,6 +104,16 @@ def install_target(
         return Outcome(name, where, "refused",
                        f"{path} exists and was not written by Relay (or was changed since); "
                        "left it alone. Re-run with --force to replace it.")
+    script = b""
+    if launcher is not None:
+        script = flatpak.render_launcher(host_path, target.app_id or "")
+        ours = launcher.exists() is False or launcher.read_bytes() == script or (
+            recorded is not None
+            and manifest.digest(launcher.read_bytes()) == recorded.launcher_sha256)
+        if not force and not ours:
+            return Outcome(name, str(launcher), "refused",
+                           f"{launcher} exists and was not written by Relay; left it alone. "
+                           "Re-run with --force to replace it.")
     key_value = str(path)
     if target.registry_key is not None:
         if registry is None:
@@ -112,6 +131,12 @@ def install_target(
     unchanged = path.exists() and path.read_bytes() == data
     if not unchanged:
         manifest.write_atomic(path, data)
+    if launcher is not None:
+        created_dirs += [d for d in _missing_dirs(launcher.parent) if d not in created_dirs]
+        launcher.parent.mkdir(parents=True, exist_ok=True)
+        if not (launcher.exists() and launcher.read_bytes() == script):
+            unchanged = False
+            manifest.write_atomic(launcher, script, mode=0o755)
 
     created_keys: list[str] = []
     if target.registry_key is not None and registry is not None:
@@ -129,12 +154,20 @@ def install_target(
         user_data_dir=str(target.user_data_dir) if target.user_data_dir else None,
         registry_key=target.registry_key,
         registry_value=key_value if target.registry_key else None,
+        kind=target.kind,
+        launcher_path=str(launcher) if launcher else None,
+        launcher_sha256=manifest.digest(script) if launcher else None,
         created_dirs=[str(d) for d in created_dirs],
         created_keys=created_keys,
     ))
-    if unchanged:
-        return Outcome(name, where, "unchanged", "already registered")
-    return Outcome(name, where, "written", f"registered {target.browser.label}")
+    message = "already registered" if unchanged else f"registered {target.label}"
+    if target.app_id and machine is not None and not flatpak.may_start_host_programs(
+            machine, target.app_id):
+        message += ("; it runs in a Flatpak sandbox and may not start the bridge yet: allow it "
+                    f"once with `{flatpak.grant_command(target.app_id)}`")
+    if target.kind == "snap":
+        message += "; the first Fill asks you to allow Relay (the desktop portal's prompt)"
+    return Outcome(name, where, "unchanged" if unchanged else "written", message)
 
 
 def _remove_created_dirs(folders: list[str]) -> list[str]:
@@ -192,16 +225,22 @@ def uninstall_registration(
                 outcomes.append(Outcome(name, where, "left", f"could not remove key: {exc}"))
 
     path = Path(registration.manifest_path)
-    if not path.exists():
-        outcomes.append(Outcome(name, str(path), "gone", "manifest was already removed"))
-    elif manifest.digest(path.read_bytes()) != registration.manifest_sha256:
-        outcomes.append(Outcome(name, str(path), "left",
-                                "manifest was changed since Relay wrote it; left it in place "
-                                "(delete it yourself if you no longer want it)"))
-    else:
-        path.unlink()
-        outcomes.append(Outcome(name, str(path), "removed", "manifest removed"))
+    outcomes.append(_remove_file(name, path, registration.manifest_sha256, "manifest"))
+    if registration.launcher_path and registration.launcher_sha256:
+        outcomes.append(_remove_file(name, Path(registration.launcher_path),
+                                     registration.launcher_sha256, "launcher"))
     return outcomes
+
+
+def _remove_file(browser: str, path: Path, sha256: str, what: str) -> Outcome:
+    if not path.exists():
+        return Outcome(browser, str(path), "gone", f"{what} was already removed")
+    if manifest.digest(path.read_bytes()) != sha256:
+        return Outcome(browser, str(path), "left",
+                       f"{what} was changed since Relay wrote it; left it in place "
+                       "(delete it yourself if you no longer want it)")
+    path.unlink()
+    return Outcome(browser, str(path), "removed", f"{what} removed")
 
 
 def install(
@@ -214,7 +253,7 @@ def install(
     force: bool = False,
 ) -> list[Outcome]:
     targets = select_targets(machine, names, user_data_dir)
-    return [install_target(t, host_path, state, registry, force) for t in targets]
+    return [install_target(t, host_path, state, registry, force, machine) for t in targets]
 
 
 def uninstall(

@@ -17,7 +17,11 @@ class HostPathError(Exception):
 
 
 def default_host_path(system: System) -> Path | None:
-    """The console script installed next to the running interpreter, else the one on PATH."""
+    """The desktop build's own `relay` program (browsers start it with their arguments, which
+    make it the host), else the console script installed next to the running interpreter, else
+    the one on PATH."""
+    if getattr(sys, "frozen", False):
+        return Path(sys.executable).resolve()
     name = HOST_SCRIPT + (".exe" if system == "windows" else "")
     # Not resolved: a venv's python is a symlink, and the script lives beside the link.
     beside = Path(os.path.abspath(sys.executable)).parent / name
@@ -45,6 +49,6 @@ def resolve_host_path(given: Path | None, system: System) -> Path:
     found = default_host_path(system)
     if found is None:
         raise HostPathError(
-            f"cannot find the `{HOST_SCRIPT}` executable next to {sys.executable} or on PATH; "
+            f"cannot find the `{HOST_SCRIPT}` program next to {sys.executable} or on PATH; "
             "reinstall Relay or pass --host-path /absolute/path/to/relay-bridge")
     return validate_host_path(found)

@@ -36,6 +36,8 @@ class Machine:
     which: Which = _no_binaries
     # macOS installs browsers as app bundles rather than binaries on PATH.
     app_roots: tuple[Path, ...] = ()
+    # The filesystem root for system-wide places (/snap, /var/lib/flatpak, /etc); tests move it.
+    root: Path = Path("/")
 
     @classmethod
     def current(cls) -> Machine:
@@ -54,6 +56,12 @@ class Machine:
         """Windows `%APPDATA%` (falls back to the usual place under home)."""
         value = self.env.get("APPDATA")
         return Path(value) if value else self.home / "AppData" / "Roaming"
+
+    def flatpak_dirs(self) -> tuple[Path, ...]:
+        """Flatpak installations: the user's and the system's."""
+        data = self.env.get("XDG_DATA_HOME")
+        user = Path(data) if data and Path(data).is_absolute() else self.home / ".local" / "share"
+        return (user / "flatpak", self.root / "var" / "lib" / "flatpak")
 
     def xdg_config(self) -> Path:
         """Chromium-family browsers on Linux honour `XDG_CONFIG_HOME`; Firefox does not."""

@@ -7,7 +7,7 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, Literal
 
 from bridge.identity import (
@@ -31,7 +31,7 @@ ProblemCode = Literal[
 ]
 
 
-def build(family: Family, host_path: Path) -> dict[str, Any]:
+def build(family: Family, host_path: PurePath) -> dict[str, Any]:
     manifest: dict[str, Any] = {
         "name": HOST_NAME,
         "description": HOST_DESCRIPTION,
@@ -53,13 +53,13 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Write via a temp file and rename, so a browser never reads half a manifest."""
     fd, tmp = tempfile.mkstemp(prefix=".relay-", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        os.chmod(tmp, 0o644)  # browsers run as the same user but other tools may read it
+        os.chmod(tmp, mode)  # browsers run as the same user but other tools may read it
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -72,10 +72,14 @@ class Finding:
     message: str
 
 
-def check_host(value: object) -> list[Finding]:
+def check_host(value: object, base: Path | None = None) -> list[Finding]:
+    """`base`: on Windows a relative `path` is relative to the manifest's folder (what the
+    Windows installer writes); elsewhere it must be absolute."""
     if not isinstance(value, str) or not value:
         return [Finding("host_missing", "the manifest has no `path` to the host executable")]
     path = Path(value)
+    if not path.is_absolute() and base is not None:
+        path = base / path
     if not path.is_absolute():
         return [Finding("host_not_absolute", f"host path is not absolute: {value}")]
     if not path.is_file():
@@ -85,7 +89,9 @@ def check_host(value: object) -> list[Finding]:
     return []
 
 
-def check_data(data: bytes, family: Family) -> tuple[dict[str, Any] | None, list[Finding]]:
+def check_data(
+    data: bytes, family: Family, base: Path | None = None
+) -> tuple[dict[str, Any] | None, list[Finding]]:
     """Parse and check a manifest's bytes; returns the parsed object (if any) and findings."""
     try:
         parsed = json.loads(data.decode("utf-8"))
@@ -99,7 +105,7 @@ def check_data(data: bytes, family: Family) -> tuple[dict[str, Any] | None, list
             "name_mismatch", f"manifest name is {parsed.get('name')!r}, expected {HOST_NAME!r}"))
     if parsed.get("type") != "stdio":
         findings.append(Finding("wrong_type", f"type is {parsed.get('type')!r}, expected 'stdio'"))
-    findings.extend(check_host(parsed.get("path")))
+    findings.extend(check_host(parsed.get("path"), base))
     if family == "firefox":
         field, expected = "allowed_extensions", list(FIREFOX_ADDON_IDS)
     else:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
+from bridge.paths import private_file
+
 STATE_FILENAME = "install-state.json"
 
 
@@ -21,6 +23,10 @@ class Registration(BaseModel):
     user_data_dir: str | None = None
     registry_key: str | None = None  # HKCU-relative
     registry_value: str | None = None
+    kind: str = "native"  # "native", "flatpak" or "snap"
+    # Flatpak: the launcher script the manifest names, and what Relay wrote into it.
+    launcher_path: str | None = None
+    launcher_sha256: str | None = None
     # Folders and registry keys that did not exist before; removed on uninstall if empty.
     created_dirs: list[str] = []
     created_keys: list[str] = []
@@ -75,4 +81,5 @@ def save(path: Path, state: InstallState) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(state.model_dump(), indent=2) + "\n", encoding="utf-8")
+    private_file(tmp)
     os.replace(tmp, path)

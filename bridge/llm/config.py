@@ -1,43 +1,27 @@
-"""Model tiers, keys, prices and caps: defaults, then `llm.toml` under relay_home(), then the
-environment (`RELAY_MODEL_*`, `RELAY_LLM_API_KEY`, `RELAY_LLM_API_BASE`). Other tools set those
-names, so they never change.
+"""Model tiers, keys, prices and caps: defaults, then the settings file (`RELAY_HOME/config.toml`,
+see `bridge.settings`), then the environment (`RELAY_MODEL_*`, `RELAY_LLM_API_KEY`,
+`RELAY_LLM_API_BASE`). Other tools set those names, so they never change.
 
-`llm.toml`, every part optional:
-
-    api_base = "http://127.0.0.1:11434/v1"      # one OpenAI-compatible server for every tier
-    [models]
-    fast = "openrouter/deepseek/deepseek-v4-flash"
-    general = "openrouter/z-ai/glm-4.7"
-    heavy = ""                                   # off
-    [limits]
-    cap_per_fill_usd = 0.02
-    cap_per_day_usd = 0.50
-    timeout_s = 30
-    [prices."openrouter/z-ai/glm-4.7"]           # per million tokens; overrides litellm's map
-    input_per_mtok = 0.40
-    output_per_mtok = 1.75
-
-The API key is in the OS keyring under service `relay-llm`, user = the fast model's provider
-prefix (`relay key set openrouter`); `RELAY_LLM_API_KEY` overrides it.
+The API key is in the OS keyring under service `relay-llm`, user = the `key_provider` setting, else
+the fast model's provider prefix (`relay key set openrouter`); `RELAY_LLM_API_KEY` overrides it.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import tomllib
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bridge.paths import relay_home
+from bridge.settings import KEY_ENV, Settings, SettingsError
+from bridge.settings import Price as Price  # re-exported: the model layer names prices here
+from bridge.settings import load as load_settings
 
 log = logging.getLogger(__name__)
 
-CONFIG_FILE = "llm.toml"
 KEYRING_SERVICE = "relay-llm"
 
 
@@ -53,15 +37,6 @@ DOWNGRADE: dict[Tier, Tier | None] = {
     Tier.GENERAL: Tier.FAST,
     Tier.FAST: None,
 }
-
-
-class Price(BaseModel):
-    """US dollars per million tokens."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    input_per_mtok: float = Field(ge=0)
-    output_per_mtok: float = Field(ge=0)
 
 
 DEFAULT_MODELS: dict[Tier, str] = {
@@ -86,6 +61,7 @@ class LlmConfig(BaseModel):
     api_base: str = ""
     # Where the key came from, for reports ("env", "keyring", "none"); never the key itself.
     key_source: str = "none"
+    key_provider: str = ""  # the keyring entry looked up (or that would be)
     prices: dict[str, Price] = Field(default_factory=dict)  # per-model overrides
     cap_per_fill_usd: float = Field(default=0.02, ge=0)
     cap_per_day_usd: float = Field(default=0.50, ge=0)
@@ -121,17 +97,6 @@ def provider_of(model: str) -> str:
     return model.split("/", 1)[0] if "/" in model else "openai"
 
 
-def _read_file(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        return {}
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        log.warning("ignoring %s: %s", path, exc)
-        return {}
-
-
 def _keyring_key(provider: str) -> str:
     try:
         import keyring
@@ -153,34 +118,47 @@ def load_config(
     *,
     use_keyring: bool = True,
 ) -> LlmConfig:
+    """The model configuration a Fill uses. A broken settings file is logged and ignored (the
+    defaults apply; `relay doctor` names the problem)."""
     env = os.environ if env is None else env
-    data = _read_file(path if path is not None else relay_home() / CONFIG_FILE)
+    try:
+        settings = load_settings(path)
+    except SettingsError as exc:
+        log.warning("ignoring the settings file: %s", exc)
+        settings = Settings()
+    return from_settings(settings, env, use_keyring=use_keyring)
+
+
+def from_settings(
+    settings: Settings, env: Mapping[str, str], *, use_keyring: bool = True
+) -> LlmConfig:
     models = dict(DEFAULT_MODELS)
     for tier in Tier:
-        file_model = data.get("models", {}).get(tier.value)
-        if isinstance(file_model, str):
-            models[tier] = file_model
+        file_model = getattr(settings.models, tier.value)
+        if file_model is not None:
+            models[tier] = file_model.strip()
         env_model = env.get(f"RELAY_MODEL_{tier.value.upper()}")
         if env_model is not None:
             models[tier] = env_model.strip()
-    limits = data.get("limits", {})
-    kwargs: dict[str, Any] = {k: v for k, v in limits.items() if k in LlmConfig.model_fields}
-    api_base = env.get("RELAY_LLM_API_BASE", data.get("api_base", "")).strip()
-    api_key = env.get("RELAY_LLM_API_KEY", "").strip()
+    api_base = env.get("RELAY_LLM_API_BASE", settings.api_base).strip()
+    provider = settings.key_provider or provider_of(models[Tier.FAST])
+    api_key = env.get(KEY_ENV, "").strip()
     key_source = "env" if api_key else "none"
     if not api_key and use_keyring:
-        api_key = _keyring_key(provider_of(models[Tier.FAST]))
+        api_key = _keyring_key(provider)
         key_source = "keyring" if api_key else "none"
+    limits = settings.limits.model_dump(exclude_none=True)
     try:
-        prices = {name: Price.model_validate(p) for name, p in data.get("prices", {}).items()}
         return LlmConfig(
             models=models,
             api_key=api_key,
             api_base=api_base,
             key_source=key_source,
-            prices=prices,
-            **kwargs,
+            key_provider=provider,
+            prices=dict(settings.prices),
+            **limits,
         )
     except ValidationError as exc:
         log.warning("llm config invalid, using defaults: %s", exc)
-        return LlmConfig(models=models, api_key=api_key, api_base=api_base, key_source=key_source)
+        return LlmConfig(models=models, api_key=api_key, api_base=api_base,
+                         key_source=key_source, key_provider=provider)

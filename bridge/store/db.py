@@ -6,6 +6,7 @@ saved-answer search loads sqlite-vec into this same connection.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 
 import apsw
 
+from bridge.paths import PRIVATE_FILE, private_file
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.store.schema import APPLICATION_ID, MIGRATIONS
 
@@ -65,6 +67,17 @@ def _check_header(path: Path) -> None:
         )
 
 
+def _make_private(path: Path) -> None:
+    """The database holds the person's profile and answers: 0600. SQLite gives its -wal and -shm
+    files the main file's mode, so creating the main file 0600 first covers them too."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE_FILE))
+    except OSError:
+        return  # SQLite reports an unusable path with a clearer message
+    for suffix in ("", "-wal", "-shm"):
+        private_file(path.with_name(path.name + suffix))
+
+
 def _pragma_int(conn: apsw.Connection, name: str) -> int:
     return int(scalar(conn, f"PRAGMA {name}"))
 
@@ -82,6 +95,7 @@ def open_db(
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     _check_header(path)
+    _make_private(path)
     latest = migrations[-1][0] if migrations else 0
     target = latest if upto is None else upto
     try:

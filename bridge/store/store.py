@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from bridge.clock import now_iso
 from bridge.forms import ApplyReport, BlockedAttempt, FillPlan, FillRequest, Source
-from bridge.paths import relay_home
+from bridge.paths import private_dir, relay_home
 from bridge.profile import LoadedProfile
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.store import (
@@ -70,7 +70,7 @@ class Store:
     @classmethod
     def open(cls, home: Path | None = None) -> Store:
         """Open `<RELAY_HOME>/relay.db`, creating and migrating it as needed."""
-        path = (home or relay_home()) / DB_FILENAME
+        path = private_dir(home or relay_home()) / DB_FILENAME
         return cls(open_db(path), path)
 
     def close(self) -> None:

@@ -1,0 +1,194 @@
+"""The Linux desktop build as a person gets it: the tarball from `./dev bundle`, installed with
+its install.sh into a temporary HOME that has Flatpak and Snap browsers, the demo filled in real
+Chromium through the bundled host (not the venv's), a model-backed Fill through it, and
+uninstall.sh leaving nothing behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tarfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, SAMPLE_PROFILE
+from tests.llm_server import LlmServer, llm_server, llm_server_session
+
+__all__ = ["llm_server", "llm_server_session"]
+
+pytestmark = pytest.mark.bundle
+
+DIST = REPO / "dist"
+FILE = "dev.relay.bridge.json"
+
+
+def built() -> dict[str, object]:
+    info = DIST / "bundle.json"
+    assert info.is_file(), "no desktop build: run ./dev bundle"
+    data: dict[str, object] = json.loads(info.read_text())
+    return data
+
+
+def artifacts(suffix: str) -> list[Path]:
+    listed = built()["artifacts"]
+    assert isinstance(listed, list)
+    return [REPO / str(a) for a in listed if str(a).endswith(suffix)]
+
+
+def tarball() -> Path:
+    (found,) = artifacts(".tar.gz")
+    return found
+
+
+def snapshot(root: Path) -> dict[str, bytes | None]:
+    return {str(p.relative_to(root)): p.read_bytes() if p.is_file() and not p.is_symlink()
+            else None for p in sorted(root.rglob("*"))}
+
+
+class Desktop:
+    """A person's machine: a HOME with browsers installed several ways, Relay unpacked."""
+
+    def __init__(self, root: Path) -> None:
+        self.home = root / "home"
+        for folder in (".var/app/com.google.Chrome", ".var/app/org.mozilla.firefox",
+                       "snap/firefox/common", "snap/chromium/common", ".config/chromium"):
+            (self.home / folder).mkdir(parents=True)
+        (self.home / ".config/chromium/Local State").write_text("{}")  # Debian's chromium, used
+        self.before = snapshot(self.home)
+        with tarfile.open(tarball()) as tar:
+            tar.extractall(root / "download", filter="tar")
+        (self.unpacked,) = (root / "download").iterdir()
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.startswith(("RELAY_", "XDG_"))}
+        self.env["HOME"] = str(self.home)
+        self.program = self.home / ".local" / "lib" / "relay" / "relay"
+
+    def run(self, *argv: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(list(argv), capture_output=True, text=True, env=self.env,
+                              timeout=timeout, check=False)
+
+
+@pytest.fixture(scope="module")
+def desktop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Desktop]:
+    machine = Desktop(tmp_path_factory.mktemp("desktop"))
+    done = machine.run(str(machine.unpacked / "install.sh"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    machine.install_output = done.stdout  # type: ignore[attr-defined]
+    yield machine
+
+
+def test_size_and_contents() -> None:
+    info = built()
+    program = DIST / "relay"
+    assert (program / "relay").is_file() and (program / "extension" / "manifest.json").is_file()
+    assert list((program / "_internal" / "rules" / "fields").glob("*.toml"))
+    assert list((program / "_internal" / "sqlite_vec").glob("vec0.*"))
+    tokenizers = program / "_internal" / "litellm" / "litellm_core_utils" / "tokenizers"
+    assert (program / "_internal" / "litellm" / "model_prices_and_context_window_backup.json"
+            ).is_file() and tokenizers.is_dir()
+    assert not (program / "_internal" / "playwright").exists()
+    assert int(str(info["unpacked_bytes"])) > 0
+    debs = artifacts(".deb")
+    if debs:
+        listing = subprocess.run(["dpkg-deb", "--contents", str(debs[0])],
+                                 capture_output=True, text=True, check=True).stdout
+        assert "./usr/lib/relay/relay" in listing and "./usr/bin/relay" in listing
+        assert "./etc/opt/chrome/native-messaging-hosts/dev.relay.bridge.json" in listing
+        assert "./usr/lib/mozilla/native-messaging-hosts/dev.relay.bridge.json" in listing
+
+
+def test_install_registers_every_browser_found(desktop: Desktop) -> None:
+    home = desktop.home
+    out: str = desktop.install_output  # type: ignore[attr-defined]
+    assert (home / ".local/bin/relay").resolve() == desktop.program.resolve()
+    chrome = home / ".var/app/com.google.Chrome/config/google-chrome/NativeMessagingHosts" / FILE
+    firefox_flatpak = home / ".var/app/org.mozilla.firefox/.mozilla/native-messaging-hosts" / FILE
+    firefox = home / ".mozilla/native-messaging-hosts" / FILE
+    chromium = home / ".config/chromium/NativeMessagingHosts" / FILE
+    for path in (chrome, firefox_flatpak, firefox, chromium):
+        assert path.is_file(), (path, out)
+    assert json.loads(chromium.read_text())["path"] == str(desktop.program)
+    assert json.loads(firefox.read_text())["path"] == str(desktop.program)
+    launcher = Path(json.loads(chrome.read_text())["path"])
+    assert f"flatpak-spawn --host {desktop.program}" in launcher.read_text()
+    assert "Chromium" in out and "Snap" in out and "cannot reach the bridge" in out
+
+    done = desktop.run(str(desktop.program), "doctor", "--json")
+    report = json.loads(done.stdout)
+    by_label = {b["label"]: b for b in report["browsers"]}
+    assert by_label["Chromium"]["status"] == "ok" and by_label["Chromium"]["host_started"]
+    assert by_label["Chromium (Snap)"]["status"] == "cannot connect"
+    assert by_label["Google Chrome (Flatpak)"]["host_started"]
+    assert {c["name"]: c["status"] for c in report["checks"]}["profile"] == "error"
+
+
+def test_demo_fills_through_the_bundled_host(desktop: Desktop, tmp_path: Path,
+                                             chromium: str) -> None:
+    from bridge.driver.session import relay_browser
+    from bridge.driver.static_server import StaticServer
+    from tests.fixture_scoring import read_all_frames, score_form
+
+    del chromium
+    spec = json.loads((REPO / "demo" / "expected.json").read_text())
+    with (
+        StaticServer(REPO / "demo") as server,
+        relay_browser(SAMPLE_PROFILE, home=tmp_path / "data", host=desktop.program) as browser,
+    ):
+        page = browser.open(server.url(spec["entry"]))
+        outcome = browser.fill(page)
+        score = score_form("demo", spec, read_all_frames(page))
+    assert outcome.report.ok and outcome.report.page_submits == 0
+    by_label = {f.label: f for f in outcome.report.fields}
+    assert by_label["Email"].value == "ada.lovelace@example.com"
+    assert by_label["Email"].applied == "applied"
+    assert [f.key for f in score.fields if f.verdict in ("wrong", "violation")] == []
+    # It was the bundled program that answered, not the venv's bridge.
+    log = (tmp_path / "data" / "logs" / "bridge.log").read_text()
+    assert "planned" in log
+
+
+def test_a_model_backed_fill_through_the_bundled_host(desktop: Desktop, llm_server: LlmServer,
+                                                      tmp_path: Path) -> None:
+    from tests.bridge_process import BridgeProcess
+    from tests.test_e2e_llm import PRICES, _model
+
+    llm_server.script = _model
+    home = tmp_path / "data"
+    home.mkdir()
+    (home / "config.toml").write_text(
+        f'profile = "{SAMPLE_PROFILE}"\napi_base = "{llm_server.base_url}"\n'
+        '[models]\nfast = "openai/fast-model"\ngeneral = "openai/general-model"\nheavy = ""\n'
+        + PRICES)
+    env = {**desktop.env, "RELAY_HOME": str(home)}
+    bridge = BridgeProcess.command(
+        [str(desktop.program), "chrome-extension://oohbnckbgppopfjgnninihfpgibipmeo/"], env=env)
+    assert bridge.request("hello", {"protocol": "1.0"})["ok"]
+    fields = [
+        {"id": "f1", "widget": "email", "type": "email", "name": "email", "label": "Email"},
+        {"id": "f2", "widget": "text", "name": "broker",
+         "label": "Which message broker have you run in production?"},
+    ]
+    payload = {"url": "https://jobs.example.com/apply", "frames": [{"fields": fields}],
+               "job_text": "Senior Backend Engineer: Python, Kafka and PostgreSQL. " * 8}
+    reply = bridge.request("fill.plan", payload, rid="plan-1")
+    bridge.close()
+    assert reply["ok"], reply
+    plan = reply["result"]
+    assert plan["llm_calls"] >= 1 and plan["llm_status"].startswith("llm:"), plan["llm_status"]
+    decisions = {d["field_id"]: d for d in plan["decisions"]}
+    assert decisions["f1"]["value"] == "ada.lovelace@example.com"
+    assert decisions["f2"]["value"] == "Kafka" and decisions["f2"]["source"] == "llm", decisions
+
+
+def test_uninstall_leaves_nothing_behind(desktop: Desktop) -> None:
+    uninstall = desktop.home / ".local/lib/relay/uninstall.sh"
+    done = desktop.run(str(uninstall), "--delete-data")
+    assert done.returncode == 0, done.stdout + done.stderr
+    leftover = {k: v for k, v in snapshot(desktop.home).items() if k not in desktop.before}
+    # The empty ~/.local (and its lib, bin, share) are the only trace: standard folders the
+    # person's desktop makes anyway, which Relay never removes.
+    assert set(leftover) <= {".local", ".local/lib", ".local/bin", ".local/share"}, leftover
+    assert snapshot(desktop.home) == {**desktop.before, **leftover}
