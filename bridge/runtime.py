@@ -136,6 +136,12 @@ class Runtime:
         except Exception as exc:  # warm-up is an optimisation; the request path reports errors
             log.debug("warm-up skipped: %s", exc)
         self.replay_pending()
+        try:
+            from bridge.rules.engine import warm_late
+
+            warm_late()  # what only some Fills need, after the replays that wait for warm()
+        except Exception as exc:
+            log.debug("late warm-up skipped: %s", exc)
 
     def replay_pending(self) -> int:
         """After a (re)connect: send again every delivery the extension never acknowledged."""

@@ -1,8 +1,9 @@
 """Relay's Fill on every page of the real-world corpus, in Chromium, with autocomplete removed.
 
-Asserts the hard guarantees only: no payment-card, password or birth-date field is touched, nothing
-is submitted and the page never navigates, and every page was filled and scored. Accuracy is a
-benchmark figure (bench/fill_realworld.py), not a test. The scorer's tolerance is tested last,
+Asserts the hard guarantees: no payment-card, password or birth-date field is touched, nothing
+is submitted and the page never navigates, and every page was filled and scored; and regression
+floors: the share of right answers and the number of wrong fills must not get worse than what
+was reached (bench/fill_realworld.py prints the figures). The scorer's tolerance is tested last,
 without a browser.
 """
 
@@ -22,6 +23,7 @@ from tests.realworld_scoring import (
     CorpusPage,
     Facts,
     PageScore,
+    aim_figures,
     corpus_pages,
     expect_chromium,
     expect_ddg,
@@ -98,6 +100,26 @@ def test_nothing_submitted_and_no_navigation(scores: list[PageScore]) -> None:
     navigated = {s.page: s.navigations for s in scores if s.navigations}
     assert not submitted, f"forms submitted: {submitted}"
     assert not navigated, f"pages navigated during the Fill: {navigated}"
+
+
+# Reached on the no-autocomplete pass (issue 9); raise them as the rules get better. Six of the
+# wrong fills left are corpus labels that disagree with the page ("zipCode", "primaryPhone" and a
+# "College" box labelled as other types), counted as the scorer counts them.
+RIGHT_FLOOR = 0.915
+WRONG_CAP = 10
+
+
+@pytest.mark.e2e
+def test_accuracy_does_not_fall_below_what_was_reached(scores: list[PageScore]) -> None:
+    correct, scored = aim_figures(scores)
+    wrong = [
+        f"{s.page}: {f.label!r} -> {f.value!r} ({f.decision})"
+        for s in scores
+        for f in s.fields
+        if f.verdict in ("wrong", "filled")
+    ]
+    assert correct / scored >= RIGHT_FLOOR, f"{correct}/{scored} right, floor {RIGHT_FLOOR:.1%}"
+    assert len(wrong) <= WRONG_CAP, "more wrong fills than before:\n" + "\n".join(wrong)
 
 
 # --- the scorer itself, without a browser ---------------------------------------------------------

@@ -111,3 +111,9 @@ def test_ids_that_put_the_part_after_the_word() -> None:
 def test_a_phone_is_written_the_way_the_fields_pattern_asks() -> None:
     d = one(field("Phone number", "tel", type="tel", pattern="[0-9]{10}"))
     assert d.value == "4155550142", d.reason
+
+
+def test_an_email_input_with_no_words_is_an_autofill_catcher_not_the_email() -> None:
+    assert one(field("", "email", type="email", name="fakeemailremembered")).value == ""
+    d = one(field("We'll send you news and offers.", "email", type="email"))
+    assert d.value == "ada.lovelace@example.com"

@@ -34,3 +34,8 @@ def test_a_generic_select_takes_the_legend() -> None:
 def test_a_label_that_says_something_keeps_it() -> None:
     d = one(field("Cover letter", "file", section="Resume"), url=APPLY)
     assert d.key == "documents.cover_letter"
+
+
+def test_a_heading_that_names_nothing_leaves_the_field_its_own_texts() -> None:
+    d = one(field("", "file", name="resume", section="Apply for this Job"), url=APPLY)
+    assert d.key == "documents.resume" and d.confidence >= 0.7, d.reason

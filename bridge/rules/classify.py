@@ -200,10 +200,13 @@ def _scan_as_choice(ft: FieldText) -> list[Hit]:
 
 
 def _typed_email(field: FormField, ft: FieldText) -> Classified | None:
-    """An `<input type=email>` whose words name nothing else: the person's email."""
+    """An `<input type=email>` whose words name nothing else: the person's email. Only with a
+    text a person sees (a label, a placeholder): an unlabelled one is an autofill catcher."""
     if field.type.casefold() != "email" or any(
         not h.key.startswith("basics.email") for h in ft.hits()
     ):
+        return None
+    if not (ft.texts["label"] or ft.texts["aria"] or ft.texts["placeholder"]):
         return None
     words = " ".join(w for texts in ft.texts.values() for w in texts)
     if any(contains_words(tuple(words.split()), w) for w in OTHER_PERSON):

@@ -3,7 +3,7 @@ forms beside an application on the same page, are left alone."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from bridge.forms import FormField, Widget
 from bridge.rules.data import load_toml
@@ -23,6 +23,7 @@ def _words() -> dict[str, tuple[str, ...]]:
     return {k: tuple(fold(p) for p in v if fold(p)) for k, v in doc.items()}
 
 
+@lru_cache(maxsize=4096)
 def _says(text: str, kind: str) -> bool:
     padded = f" {fold(text)} "
     return any(f" {p} " in padded for p in _words()[kind])
@@ -30,13 +31,13 @@ def _says(text: str, kind: str) -> bool:
 
 def site_search(field: FormField, ft: FieldText, cls: Classified | None) -> bool:
     """A site search box: typed or labelled as one, and not asking a person's detail by label."""
+    if field.widget not in (Widget.TEXT, Widget.COMBOBOX):
+        return False
     own = " ".join(x for x in (field.label, field.aria_label, field.placeholder) if x)
     by_label = fold(own) in _words()["search_labels"]
     typed = field.type.casefold() == "search" or field.role.casefold() in ("searchbox", "search")
     in_search_form = _says(field.form_hint, "search") and not _says(field.form_hint, "login")
     if not (by_label or typed or in_search_form):
-        return False
-    if field.widget not in (Widget.TEXT, Widget.COMBOBOX):
         return False
     asked = cls is not None and cls.key.startswith(_PERSON) and not cls.reason.endswith(":name")
     return by_label or not asked

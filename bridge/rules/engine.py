@@ -175,6 +175,13 @@ def warm() -> None:
         subdivisions(cc)
 
 
+def warm_late() -> None:
+    """Load the name parser (a person's name is parsed once, on the first Fill that asks it)."""
+    from bridge.rules.resolvers.names import parse_name
+
+    parse_name("Ada Lovelace")
+
+
 def _block_index(ft: FieldText) -> str:
     """The repeat index in ids like `workExperience-2--jobTitle` or `educations[1][school]`."""
     m = _BLOCK.search(ft.ids.get("any", ""))

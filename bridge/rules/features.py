@@ -137,7 +137,16 @@ def _group_label(field: FormField) -> str:
 def field_text(field: FormField) -> FieldText:
     group = _group_label(field)
     if group:
-        field = field.model_copy(update={"label": group, "aria_label": "", "placeholder": ""})
+        grouped = _field_text(
+            field.model_copy(update={"label": group, "aria_label": "", "placeholder": ""})
+        )
+        if any(h.attr == "label" for h in grouped.hits()):
+            return grouped
+        # The heading names nothing either ("Apply for this job"): the field's own texts stay.
+    return _field_text(field)
+
+
+def _field_text(field: FormField) -> FieldText:
     # A "label" without a letter is a sample value shown as placeholder ("94107"): it says nothing.
     label = fold(field.label) if _HAS_LETTER.search(field.label) else ""
     aria = fold(field.aria_label)

@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from nameparser import HumanName
-
 from bridge.rules.model import Answer, Missing
 from bridge.rules.resolvers.base import Ask, Result, text_or, unknown
 
@@ -29,6 +27,8 @@ class Name:
 
 @lru_cache(maxsize=64)
 def parse_name(raw: str) -> Name:
+    from nameparser import HumanName  # its tables take a moment: loaded on first use
+
     parsed = HumanName(raw.strip())
     given = tuple(w for w in (parsed.first, *parsed.middle.split()) if w)
     full = raw.strip()
