@@ -54,7 +54,7 @@ def one_fill(program: list[str], server: LlmServer, pause_s: float) -> tuple[flo
                    "job_text": "Senior Backend Engineer: Python, Kafka and PostgreSQL. " * 8}
         reply = bridge.request("fill.plan", payload, rid="plan-1")
         plan_ms = (time.perf_counter() - sent) * 1000
-        bridge.close()
+        bridge.close(timeout=180)  # a bridge still importing in the background exits after it
     assert reply["ok"], reply
     decisions = {d["field_id"]: d for d in reply["result"]["decisions"]}
     assert decisions["f2"]["source"] == "llm", decisions["f2"]

@@ -180,6 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     setup_host_logging()
     args = list(sys.argv[1:] if argv is None else argv)
+    build = "the desktop build" if getattr(sys, "frozen", False) else sys.executable
+    log.info("bridge started from %s", build)
     return serve(sys.stdin.buffer, frames_out, args)
 
 

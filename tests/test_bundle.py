@@ -147,7 +147,7 @@ def test_demo_fills_through_the_bundled_host(desktop: Desktop, tmp_path: Path,
     assert [f.key for f in score.fields if f.verdict in ("wrong", "violation")] == []
     # It was the bundled program that answered, not the venv's bridge.
     log = (tmp_path / "data" / "logs" / "bridge.log").read_text()
-    assert "planned" in log
+    assert "bridge started from the desktop build" in log and "planned" in log
 
 
 def test_a_model_backed_fill_through_the_bundled_host(desktop: Desktop, llm_server: LlmServer,

@@ -514,6 +514,8 @@ def test_doctor_detects_edited_chromium_manifest(
     report = world.doctor()
     assert not report.ok
     found = codes(report, "chromium")
+    if code == "host_not_absolute" and world.machine.system == "windows":
+        code = "host_missing"  # Windows allows a path relative to the manifest: none there
     assert code in found
     # Install refuses to replace a changed file, so the fix carries --force.
     assert found[code] == "relay install --browser chromium --force"

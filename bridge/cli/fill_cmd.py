@@ -48,8 +48,14 @@ def _common(parser: argparse.ArgumentParser, default_screenshot: Path | None = N
 
 
 def run_fill_command(args: argparse.Namespace) -> int:
-    from bridge.driver.report import table
-    from bridge.driver.session import run_fill
+    try:
+        from bridge.driver.report import table
+        from bridge.driver.session import run_fill
+    except ImportError:  # the desktop build leaves the Chromium driver out
+        print("relay fill: this Relay has no Chromium driver (Playwright). In your own browser, "
+              "press the Relay toolbar button instead; `relay fill` and `relay demo` run from a "
+              "source checkout (./dev setup).", file=sys.stderr)
+        return 1
 
     try:
         report = run_fill(

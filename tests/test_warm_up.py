@@ -1,0 +1,63 @@
+"""The bridge starts loading litellm the moment `hello` arrives when a model is configured: not
+after the rules engine has loaded, and even when no profile is stored yet."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+import bridge.llm.client
+import bridge.llm.config
+import bridge.rules.engine
+from bridge.runtime import Runtime
+
+
+@pytest.fixture
+def model_configured(relay_home: Path, monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """A model on a local server, and litellm's import replaced by a stand-in that says when it
+    was asked for (the real import takes seconds and is covered by test_llm_config)."""
+    (relay_home / "config.toml").write_text('api_base = "http://127.0.0.1:9/v1"\n')
+    asked = threading.Event()
+
+    def load() -> object:
+        asked.set()
+        return object()
+
+    monkeypatch.setattr(bridge.llm.client, "load", load)
+    return asked
+
+
+def test_model_import_starts_without_a_profile(model_configured: threading.Event) -> None:
+    runtime = Runtime()  # nothing stored: every Fill would say E_PROFILE_MISSING
+    runtime.warm_up()
+    assert model_configured.wait(60), "litellm was never loaded ahead of the first Fill"
+
+
+def test_model_import_does_not_wait_for_the_rules(
+    model_configured: threading.Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules_may_finish = threading.Event()
+    monkeypatch.setattr(bridge.rules.engine, "warm", lambda: rules_may_finish.wait(60))
+    runtime = Runtime()
+    runtime.warm_up()
+    try:
+        assert model_configured.wait(60), "litellm's import waited for the rules to load"
+    finally:
+        rules_may_finish.set()
+
+
+def test_no_model_no_import(relay_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    del relay_home
+    monkeypatch.delenv("RELAY_LLM_API_KEY", raising=False)
+    monkeypatch.delenv("RELAY_LLM_API_BASE", raising=False)
+    called = threading.Event()
+    monkeypatch.setattr(bridge.llm.client, "load", lambda: called.set())
+    monkeypatch.setattr(bridge.llm.config, "_keyring_key", lambda provider: "")
+    runtime = Runtime()
+    runtime.warm_up()
+    for thread in threading.enumerate():
+        if thread.name.startswith("relay-"):
+            thread.join(60)
+    assert not called.is_set()
