@@ -95,8 +95,10 @@ function collect(el, depth = 0) {
       blocks.push(...child.blocks);
       return;
     }
-    // Beside a control or its own small box: the question's text.
-    const nearControl = [children[i - 1], children[i + 1]].some((s) => s && s.dist <= 1);
+    // Beside one control or its own small box: that question's text (not a paragraph before a
+    // whole form).
+    const nearControl = [children[i - 1], children[i + 1]]
+      .some((s) => s && s.keys.size === 1 && s.dist <= 1);
     for (const block of child.blocks) {
       const length = block.text.trim().length;
       if (fieldBox && length < WRAPPER_PROSE_CHARS) continue;
