@@ -2,12 +2,15 @@
 
 The trap pages (`fixtures/hostile/submit-traps/`) submit from the handlers Relay's writes fire:
 change → form.submit(), blur/focusout → requestSubmit(), input → location.href, a select whose
-change calls the submit() saved at load, radios and checkboxes that submit from a timer, yes/no
-buttons whose click submits, a yes/no of untyped <button>s (submit buttons), a form aimed at a new
-window, a React form whose onChange submits, a page that submits when Relay's panel appears; in the
-top document, an open shadow root and a
-same-origin iframe. The forms really submit, so the measure is honest: the requests the test
-server receives and the navigations the page makes. Real Chromium, extension and bridge.
+change calls the submit() saved at load (POST and GET), radios and checkboxes that submit from a
+timer, yes/no buttons whose click submits, a yes/no of untyped <button>s (submit buttons), a React
+form whose onChange submits, a page that submits when Relay's panel appears; in the top document,
+an open shadow root and a same-origin iframe, and a page that freezes the form prototype. The
+forms really submit, so the measure is honest: the requests the test server receives and the
+navigations the page makes. Real Chromium, extension and bridge.
+
+Not covered by the guard, so not here: a form aimed at a new window sent with a submit() saved
+before Relay arrived (docs/architecture.md, "The submit guard").
 """
 
 from __future__ import annotations
@@ -195,8 +198,6 @@ def test_every_attempt_is_in_the_report_and_the_panel(trapped: Trapped) -> None:
     assert any(b.field_id for b in blocked if b.phase.value == "apply")
     assert not any(b.field_id for b in blocked if b.phase.value == "after")
     assert all(b.detail for b in blocked)
-    # The windows the page tried to open were shown as such.
-    assert sum("new window" in b.detail for b in blocked) == 3
     # fill.applied carried the attempts of the apply; the review panel lists all of them.
     assert trapped.raw["blocked"] and len(trapped.raw["blocked"]) <= len(blocked)
     assert trapped.panel["blocked"] == len(blocked)

@@ -19,12 +19,10 @@ import { createDeliveries } from "./deliveries.js";
 import { createFill } from "./fill.js";
 import { NativePort } from "./native-port.js";
 import { createReplay } from "./replay.js";
-import { dropStaleHolds } from "./new-windows.js";
 import { createSubmitGuard } from "./submit-guard.js";
 
 const port = new NativePort();
 const deliveries = createDeliveries();
-void dropStaleHolds(); // a worker that stopped mid-apply may have left its hold on new windows
 const guard = createSubmitGuard(port);
 const fill = createFill(port, deliveries, guard);
 const replay = createReplay(port, deliveries, guard);

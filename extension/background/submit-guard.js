@@ -4,15 +4,12 @@
 // after the apply ends in each frame on its own and reports with a `guard-settled` message, sent
 // on to the bridge (`fill.blocked`) and the review panel.
 //
-// Windows the tab's pages open during the apply are held off by new-windows.js.
-//
 // The page-world half cannot be installed everywhere (the browser refuses scripting on some
 // frames): the apply goes on then, since the isolated-world half still cancels every submit
 // event and navigation, and the outcome carries a warning.
 
-import { listFrames, sendToFrame } from "./frames.js";
+import { sendToFrame } from "./frames.js";
 import { mainWorldGuard } from "./main-world-guard.js";
-import { holdNewWindows } from "./new-windows.js";
 import { asRelayError } from "./native-port.js";
 
 const ARM_TIMEOUT_MS = 5_000;
@@ -59,8 +56,7 @@ export function createSubmitGuard(port) {
     const watch = watchOf(runId, tabId);
     /** @type {string[]} */
     const warnings = [];
-    const holding = listFrames(tabId).then((frames) => holdNewWindows(tabId, frames.map((f) => f.url)));
-    const arming = Promise.all([...new Set(frameIds)].map(async (frameId) => {
+    const armed = (await Promise.all([...new Set(frameIds)].map(async (frameId) => {
       try {
         const { channel } = await sendToFrame(tabId, frameId, { relay: "guard", op: "arm", run_id: runId }, ARM_TIMEOUT_MS);
         watch.pending.add(`${tabId}/${frameId}`);
@@ -72,9 +68,7 @@ export function createSubmitGuard(port) {
         warnings.push(`frame ${frameId}: the submit guard could not be armed: ${asRelayError(err).message}`);
         return null;
       }
-    }));
-    const [windows, frames] = await Promise.all([holding, arming]);
-    const armed = frames.filter((f) => f !== null);
+    }))).filter((f) => f !== null);
 
     async function release() {
       /** @type {BlockedAttempt[]} */
@@ -87,10 +81,6 @@ export function createSubmitGuard(port) {
           watch.pending.delete(`${tabId}/${frameId}`); // the frame is gone: nothing more will come
         }
       }));
-      for (const { frame, url } of await windows.release()) {
-        blocked.push({ kind: "navigation", frame, field_id: "", phase: "apply", times: 1,
-          detail: `While Relay was filling the form: the page tried to open ${where(url) || "a new window"} in a new window` });
-      }
       const kept = blocked.slice(0, MAX_BLOCKED);
       watch.blocked.push(...kept);
       // Frames that never report the end of their watch do not keep the run open.
@@ -182,16 +172,6 @@ export function createSubmitGuard(port) {
   }
 
   return { arm, settled, report, settledRun };
-}
-
-/** Host and path of an address, never its query (a GET form puts the answers there). @param {string} url */
-function where(url) {
-  try {
-    const { host, pathname } = new URL(url);
-    return `${host}${pathname}`.slice(0, 80);
-  } catch {
-    return "";
-  }
 }
 
 /**
