@@ -33,6 +33,10 @@ from tests.realworld_scoring import (
     verdict,
 )
 
+# One Chromium fills all 163 pages in the module fixture (about five minutes here, more on a busy
+# machine): beyond the suite's per-test default.
+pytestmark = pytest.mark.timeout(900)
+
 # Labelled controls the HTML parser drops: opticsplanet's expiry-month <select> is never closed,
 # so the expiry-year <select> after it is swallowed (a browser does the same).
 PARSER_LOSSES = {"opticsplanet_checkout": 1}
