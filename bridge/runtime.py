@@ -118,7 +118,8 @@ class Runtime:
         Called on `hello`, which the extension sends the moment the port opens. litellm (seconds
         to import) gets its own thread and starts first, whatever else fails: a Fill that needs
         the model while the import runs waits only for what is left of it, and one that does not
-        is never held up by it. The rules engine, store and profile load on a second thread."""
+        is never held up by it. A second thread replays pending deliveries, then loads the rules
+        engine and the profile."""
         if self._warmed:
             return
         self._warmed = True
@@ -126,6 +127,8 @@ class Runtime:
         threading.Thread(target=self._warm, name="relay-warm-up", daemon=True).start()
 
     def _warm(self) -> None:
+        # Pending deliveries first: they need only the store, and the extension is waiting.
+        self.replay_pending()
         try:
             from bridge.rules.engine import warm
 
@@ -133,7 +136,6 @@ class Runtime:
             self.profile()
         except Exception as exc:  # warm-up is an optimisation; the request path reports errors
             log.debug("warm-up skipped: %s", exc)
-        self.replay_pending()
 
     def replay_pending(self) -> int:
         """After a (re)connect: send again every delivery the extension never acknowledged."""
