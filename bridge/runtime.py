@@ -120,7 +120,8 @@ class Runtime:
         Called on `hello`, which the extension sends the moment the port opens. litellm (seconds
         to import) gets its own thread and starts first, whatever else fails: a Fill that needs
         the model while the import runs waits only for what is left of it, and one that does not
-        is never held up by it. The rules engine, store and profile load on a second thread."""
+        is never held up by it. A second thread replays pending deliveries, then loads the rules
+        engine and the profile."""
         if self._warmed:
             return
         self._warmed = True
@@ -128,6 +129,8 @@ class Runtime:
         threading.Thread(target=self._warm, name="relay-warm-up", daemon=True).start()
 
     def _warm(self) -> None:
+        # Pending deliveries first: they need only the store, and the extension is waiting.
+        self.replay_pending()
         try:
             from bridge.rules.engine import warm
 
@@ -135,11 +138,10 @@ class Runtime:
             self.profile()
         except Exception as exc:  # warm-up is an optimisation; the request path reports errors
             log.debug("warm-up skipped: %s", exc)
-        self.replay_pending()
         try:
             from bridge.rules.engine import warm_late
 
-            warm_late()  # what only some Fills need, after the replays that wait for warm()
+            warm_late()  # what only some Fills need (name parsing), after what every Fill needs
         except Exception as exc:
             log.debug("late warm-up skipped: %s", exc)
 
