@@ -7,8 +7,7 @@
 // next to a control (a question written in a plain div). Long blocks of prose stay, even inside a
 // <form> (some career sites wrap the whole page in one).
 
-import { cut, walkElements } from "./dom.js";
-import { RELAY_UI_ATTR } from "./snapshot.js";
+import { RELAY_UI_ATTR, cut, walkElements } from "./dom.js";
 
 // Subtrees that are form parts, widgets or page chrome: their text is never the posting.
 const NOT_POSTING = [
@@ -36,8 +35,6 @@ const FIELD_BOX_DEPTH = 3; // levels from a control up to the box that still hol
 const ROOT_MIN_CHARS = 500;
 const MAX_DEPTH = 300; // deeper than any real page: a hostile nesting is not read at all
 
-/** @typedef {{el: Element, text: string}} Block */
-
 /**
  * The posting's text, at most `max` UTF-16 units, cut on a character boundary.
  * @param {number} [max]
@@ -57,7 +54,7 @@ export function postingText(max = 20_000) {
 /** @param {Element} root */
 function textOfRegion(root) {
   const { blocks } = collect(root);
-  return blocks.map((b) => b.text).filter(Boolean).join("\n\n")
+  return blocks.join("\n\n")
     .replace(/[ \t\u00a0]+/g, " ").replace(/\n\s*\n+/g, "\n\n").trim();
 }
 
@@ -65,7 +62,7 @@ function textOfRegion(root) {
  * Bottom-up: the posting blocks under `el`, the questions it holds, and how many levels down the
  * nearest one is.
  * @param {Element} el @param {number} [depth]
- * @returns {{blocks: Block[], keys: Set<unknown>, dist: number}}
+ * @returns {{blocks: string[], keys: Set<unknown>, dist: number}}
  */
 function collect(el, depth = 0) {
   if (el.matches(NOT_POSTING)) {
@@ -84,11 +81,11 @@ function collect(el, depth = 0) {
   if (!keys.size) {
     // No question inside: one block of text, as the person reads it.
     const text = /** @type {HTMLElement} */ (el).innerText ?? el.textContent ?? "";
-    return { blocks: text.trim() ? [{ el, text }] : [], keys, dist };
+    return { blocks: text.trim() ? [text] : [], keys, dist };
   }
   // The box around one question (its label, hint, options, chosen value): a few levels at most.
   const fieldBox = keys.size === 1 && dist <= FIELD_BOX_DEPTH;
-  /** @type {Block[]} */
+  /** @type {string[]} */
   const blocks = [];
   children.forEach((child, i) => {
     if (child.keys.size) {
@@ -100,7 +97,7 @@ function collect(el, depth = 0) {
     const nearControl = [children[i - 1], children[i + 1]]
       .some((s) => s && s.keys.size === 1 && s.dist <= 1);
     for (const block of child.blocks) {
-      const length = block.text.trim().length;
+      const length = block.trim().length;
       if (fieldBox && length < WRAPPER_PROSE_CHARS) continue;
       if (nearControl && length < LABEL_LIKE_CHARS) continue;
       blocks.push(block);
