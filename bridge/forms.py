@@ -176,6 +176,8 @@ class FieldDecision(BaseModel):
     confidence: float = Field(default=0.0, ge=0.0, le=1.0)
     status: Status = Status.LEAVE
     reason: str = ""  # which step decided it, and why
+    # A model's answer: the profile facts (paths) and resume quotes ("resume: …") it rests on.
+    cites: list[str] = Field(default_factory=list)
     # Delivery sequence number within the run (set for decisions that do something): the
     # extension acknowledges `up_to_seq` and skips a (run, seq) it has already applied.
     seq: int | None = None

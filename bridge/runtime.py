@@ -1,4 +1,4 @@
-"""The one runtime every front door calls (native host, CLI, later the loopback HTTP API).
+"""The one runtime every front door calls (native host, CLI, the loopback HTTP API, MCP).
 
 It owns the profile and the store, runs the rules engine on a snapshot, attaches documents,
 records every run, and replays deliveries the extension never acknowledged. Front doors
@@ -42,9 +42,17 @@ NO_PROFILE = (
 )
 
 
+# The front door a runtime serves; only the native port delivers plans to the browser.
+NATIVE = "bridge"
+
+
 class Runtime:
-    def __init__(self, home: Path | None = None, profile_path: Path | None = None) -> None:
+    def __init__(
+        self, home: Path | None = None, profile_path: Path | None = None, *, door: str = NATIVE
+    ) -> None:
         self.home = home or relay_home()
+        # Names the actor in the audit log ("bridge", "http", "mcp").
+        self.door = door
         # RELAY_PROFILE, else the settings file's `profile`, else the store's active profile.
         self._profile_path = profile_path or profile_override(home=self.home)
         self._file_profile: LoadedProfile | None = None
@@ -210,10 +218,15 @@ class Runtime:
         plan.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
         _capture(request, plan.run_id)
         record = store.record_plan(
-            request_key, request, plan, loaded, profile_name=profile_name, ats=detect_ats(request)
+            request_key, request, plan, loaded, profile_name=profile_name,
+            ats=detect_ats(request), actor=self.door,
         )
         # The reply carries every decision: it is the first sending of each delivery.
         store.mark_sent(record.deliveries)
+        if self.door != NATIVE and seq:
+            # A plan asked for by a tool or an assistant is done once it is answered: it must
+            # never be replayed into a page in the browser.
+            store.ack(plan.run_id, seq)
         log.info("planned %s: %d fields, %d to apply", plan.run_id, len(decisions), seq)
         return record.result
 

@@ -21,6 +21,8 @@ the file, for tests and power users. API keys are never settings: they live in t
     [prices."openrouter/z-ai/glm-4.7"]           # per million tokens; overrides litellm's map
     input_per_mtok = 0.40
     output_per_mtok = 1.75
+    [serve]
+    port = 8765                                  # `relay serve`; unset: a free port
 """
 
 from __future__ import annotations
@@ -87,6 +89,14 @@ class Limits(BaseModel):
     job_text_chars: int | None = Field(default=None, ge=0)
 
 
+class Serve(BaseModel):
+    """`relay serve`, the loopback HTTP API."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    port: int | None = Field(default=None, ge=0, le=65535)  # unset or 0: a free port
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -96,6 +106,7 @@ class Settings(BaseModel):
     models: Models = Field(default_factory=Models)
     limits: Limits = Field(default_factory=Limits)
     prices: dict[str, Price] = Field(default_factory=dict)
+    serve: Serve = Field(default_factory=Serve)
 
     @field_validator("profile")
     @classmethod
@@ -158,6 +169,7 @@ KEYS: tuple[Key, ...] = (
     Key("api_base", "one OpenAI-compatible server for every tier (http://…)"),
     Key("key_provider", "keyring entry that holds the API key (relay key set PROVIDER)"),
     *(Key(f"limits.{name}", "model-call limit") for name in Limits.model_fields),
+    Key("serve.port", "port of `relay serve`, the loopback HTTP API (unset or 0: a free one)"),
 )
 KEY_NAMES = tuple(k.name for k in KEYS)
 

@@ -9,6 +9,8 @@ from bridge.forms import AckRequest
 from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
 
+PAYLOAD_MODEL = AckRequest
+
 
 def parse(payload: dict[str, Any]) -> AckRequest:
     return validate_payload(AckRequest, payload)

@@ -10,6 +10,8 @@ from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
 from bridge.store import Store
 
+PAYLOAD_MODEL = ApplyReport
+
 
 def parse(payload: dict[str, Any]) -> ApplyReport:
     return validate_payload(ApplyReport, payload)

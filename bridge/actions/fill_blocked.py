@@ -10,6 +10,8 @@ from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
 from bridge.store import Store
 
+PAYLOAD_MODEL = BlockedReport
+
 
 def parse(payload: dict[str, Any]) -> BlockedReport:
     return validate_payload(BlockedReport, payload)

@@ -10,6 +10,8 @@ from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
 from bridge.store import Store
 
+PAYLOAD_MODEL = FillRequest
+
 
 def parse(payload: dict[str, Any]) -> FillRequest:
     return validate_payload(FillRequest, payload)

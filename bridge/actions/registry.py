@@ -1,7 +1,8 @@
 """Request type → the module that handles it. Validation and dispatch live here, not in the host.
 
 Each action module defines `parse(payload: dict) -> P` and `handle(runtime, P, request) -> dict`
-(the request envelope gives actions that store results their idempotency key). Modules
+(the request envelope gives actions that store results their idempotency key), and may name its
+payload's pydantic model as `PAYLOAD_MODEL` (the HTTP API's OpenAPI document shows it). Modules
 are imported on first use, so `hello` and `ping` answer before the heavier parts are loaded.
 """
 
@@ -23,6 +24,8 @@ ACTIONS: dict[str, str] = {
     "fill.applied": "bridge.actions.fill_applied",
     "fill.ack": "bridge.actions.fill_ack",
     "fill.blocked": "bridge.actions.fill_blocked",
+    "answer.draft": "bridge.actions.answer_draft",
+    "profile.summary": "bridge.actions.profile_summary",
 }
 
 

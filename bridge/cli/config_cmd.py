@@ -121,7 +121,7 @@ def run_get(args: argparse.Namespace) -> int:
 
 def _parse_value(key: str, raw: str) -> Any:
     """Numbers for limits (TOML keeps their type), text for everything else."""
-    if key.startswith("limits."):
+    if key.startswith(("limits.", "serve.")):
         try:
             return json.loads(raw)
         except json.JSONDecodeError:

@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "bridge.cli.history_cmd",
     "bridge.cli.key_cmd",
     "bridge.cli.config_cmd",
+    "bridge.cli.serve_cmd",
 )
 
 

@@ -24,6 +24,9 @@ class ErrorCode(StrEnum):
     INTERNAL = "E_INTERNAL"  # a bug in Relay; details are in the log, never on the wire
     STORE_FAILED = "E_STORE_FAILED"  # the local database could not be read or written
     NOT_FOUND = "E_NOT_FOUND"  # a referenced run, field or record does not exist
+    UNAUTHORIZED = "E_UNAUTHORIZED"  # HTTP: no bearer token, or not Relay's
+    HOST_REFUSED = "E_HOST_REFUSED"  # HTTP: the Host header names another server (DNS rebinding)
+    BODY_TOO_LARGE = "E_BODY_TOO_LARGE"  # HTTP: the request body is over the limit
 
 
 class RelayError(Exception):

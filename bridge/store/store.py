@@ -430,6 +430,11 @@ class Store:
             model_cache.put(self.conn, fingerprint, model, body, self._current_cipher())
 
     @_locked
+    def run_usage(self, run_id: str, since: str) -> dict[str, int]:
+        """Tokens in and out and cost (ten-thousandths of a cent) of a run's calls since then."""
+        return ledger.run_usage(self.conn, run_id, since)
+
+    @_locked
     def cost_summary(self) -> dict[str, Any]:
         return ledger.summary(self.conn)
 
