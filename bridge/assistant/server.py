@@ -108,8 +108,12 @@ def build(runtime: Runtime) -> MCPServer:
 
 
 def run() -> int:
+    import logging
+
     from bridge.logs import setup_host_logging
 
+    # The CLI's own stderr handler would repeat every line the bridge's log file gets.
+    logging.getLogger().handlers.clear()
     setup_host_logging()
     runtime = Runtime(door="mcp")
     try:

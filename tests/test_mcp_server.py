@@ -1,0 +1,251 @@
+"""`relay mcp`, the real server over stdio, driven by the official SDK's client.
+
+The server's model is the local test LLM server, reached through real litellm. One session runs
+every tool; then the recorded model requests, the store and the audit log are checked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from bridge.actions.registry import ACTIONS
+from bridge.assistant.tiers import CAPABILITIES, RUNS_ALONE, Tier
+from bridge.store import Store
+from tests.llm_server import (
+    LlmServer,
+    Reply,
+    answer,
+    by_label,
+    llm_server,
+    llm_server_session,
+    question_ids,
+)
+
+__all__ = ["llm_server", "llm_server_session"]  # pytest fixtures, used by name
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE_PROFILE = REPO / "demo" / "profile" / "sample.json"
+TOOLS = {"list_applications", "get_application", "search_saved_answers", "draft_answer",
+         "plan_fill", "profile_summary"}
+# The sample profile's self-identification answers (the ones that say something).
+SELF_ID = ["Female", "I am not a protected veteran"]
+GOOD_QUESTION = "Why do you want to work on our payments team?"
+MADE_UP_QUESTION = "Tell us about your time at Google."
+POSTING = "Acme Pay builds payment systems. We want engineers who own reliability end to end."
+
+
+def model(body: dict[str, Any]) -> Reply:
+    """Drafts: a supported answer to the good question, a made-up one to the other."""
+    labels = by_label(body)
+    out: dict[str, Any] = {qid: {"skip": "not in facts"} for qid in question_ids(body)}
+    if GOOD_QUESTION in labels:
+        out[labels[GOOD_QUESTION]] = answer(
+            "I enjoy owning reliability-critical backend systems end to end, as I do at "
+            "Analytical Engines Inc.",
+            facts=["work[0].name", "application.answers[0].answer"],
+        )
+    if MADE_UP_QUESTION in labels:
+        out[labels[MADE_UP_QUESTION]] = answer(
+            "I spent ten years at Google leading its payments platform.", facts=["work[0].name"]
+        )
+    return Reply({"fields": out})
+
+
+def _env(home: Path, server: LlmServer) -> dict[str, str]:
+    return {
+        **os.environ,
+        "RELAY_HOME": str(home),
+        "RELAY_PROFILE": str(SAMPLE_PROFILE),
+        "RELAY_LLM_API_BASE": server.base_url,
+        "RELAY_LLM_API_KEY": "sk-test-not-a-real-key",
+        "RELAY_MODEL_FAST": "openai/fast-model",
+        "RELAY_MODEL_GENERAL": "openai/general-model",
+        "RELAY_MODEL_HEAVY": "",
+    }
+
+
+async def _session(env: dict[str, str]) -> dict[str, Any]:
+    """Every tool once (twice for draft_answer), as an assistant would call them."""
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "bridge.cli.main", "mcp"], env=env, cwd=str(REPO)
+    )
+    out: dict[str, Any] = {}
+    async with Client(params, read_timeout_seconds=240) as client:
+        listed = await client.list_tools()
+        out["tools"] = {t.name: t for t in listed.tools}
+
+        async def call(name: str, args: dict[str, Any] | None = None) -> Any:
+            return await client.call_tool(name, args or {})
+
+        out["summary"] = await call("profile_summary")
+        out["draft"] = await call(
+            "draft_answer",
+            {"question": GOOD_QUESTION, "job_text": POSTING, "job_title": "Backend Engineer"},
+        )
+        out["made_up"] = await call(
+            "draft_answer", {"question": MADE_UP_QUESTION, "job_text": POSTING}
+        )
+        out["self_id_draft"] = await call("draft_answer", {"question": "What is your gender?"})
+        out["plan"] = await call(
+            "plan_fill",
+            {
+                "url": "https://jobs.example.test/apply",
+                "title": "Backend Engineer",
+                "fields": [
+                    {"label": "First name"},
+                    {"label": "Gender", "type": "select",
+                     "options": ["Female", "Male", "Decline to self-identify"]},
+                    {"label": "Are you a protected veteran?", "type": "radio_group",
+                     "options": ["I am a protected veteran", "I am not a protected veteran"]},
+                    {"label": "Resume", "type": "file"},
+                ],
+            },
+        )
+        out["bad_plan"] = await call("plan_fill", {"fields": []})
+        out["applications"] = await call("list_applications")
+        out["application"] = await call("get_application", {"application_id": 1})
+        out["answers"] = await call("search_saved_answers", {"query": "why this role"})
+        try:
+            out["unknown"] = str((await call("submit_application", {})).content)
+        except Exception as exc:  # the SDK may answer an unknown tool as a protocol error
+            out["unknown"] = str(exc)
+    return out
+
+
+@pytest.fixture(scope="module")
+def session(
+    tmp_path_factory: pytest.TempPathFactory, llm_server_session: LlmServer
+) -> dict[str, Any]:
+    llm_server_session.reset(model)
+    home = tmp_path_factory.mktemp("relay-mcp-home")
+    (home / "config.toml").write_text(
+        '[prices."openai/general-model"]\ninput_per_mtok = 0.40\noutput_per_mtok = 1.75\n'
+    )
+    out = anyio.run(_session, _env(home, llm_server_session))
+    out["home"] = home
+    out["requests"] = list(llm_server_session.raw_bodies)
+    return out
+
+
+def _data(result: Any) -> dict[str, Any]:
+    assert not result.is_error, result.content
+    data: dict[str, Any] = result.structured_content
+    # The text the assistant reads says the same as the structured result.
+    assert json.loads(result.content[0].text) == data
+    return data
+
+
+def _error(result: Any) -> str:
+    assert result.is_error
+    return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+def test_the_tools_offered_are_the_tiers_that_run_without_the_person(
+    session: dict[str, Any],
+) -> None:
+    assert set(session["tools"]) == TOOLS
+    assert all(CAPABILITIES[name] in RUNS_ALONE for name in session["tools"])
+    assert CAPABILITIES["save_answer"] is Tier.APPROVE
+    assert CAPABILITIES["submit_application"] is Tier.BLOCK
+    assert CAPABILITIES["fill_page"] is Tier.BLOCK
+    for name in ("list_applications", "get_application", "search_saved_answers",
+                 "profile_summary"):
+        assert session["tools"][name].annotations.read_only_hint is True
+    # Nothing offered submits, fills, clicks or types into a page, or names a tab to act on.
+    for tool in session["tools"].values():
+        verbs = set(tool.name.split("_"))
+        assert not verbs & {"submit", "click", "apply", "type", "press"}, tool.name
+        assert not tool.name.startswith("fill"), tool.name
+        assert not {"tab", "tab_id", "selector", "frame"} & set(tool.input_schema["properties"])
+    assert "submit_application" in session["unknown"]
+
+
+def test_profile_summary_never_gives_self_identification_answers(
+    session: dict[str, Any],
+) -> None:
+    summary = _data(session["summary"])
+    paths = {f["path"]: f["value"] for f in summary["facts"]}
+    assert paths["basics.name"] == "Ada Quinn Lovelace"
+    assert any(p.startswith("work[0]") for p in paths)
+    text = json.dumps(summary)
+    for secret in [*SELF_ID, "ada.lovelace@example.com", "eeo"]:
+        assert secret not in text
+    assert any("self-identification" in k for k in summary["kept_private"])
+
+
+def test_draft_answer_cites_its_facts_and_the_guard_refuses_what_is_made_up(
+    session: dict[str, Any],
+) -> None:
+    draft = _data(session["draft"])
+    assert draft["draft"].startswith("I enjoy owning reliability-critical"), draft
+    assert draft["source"] == "llm" and draft["status"] == "flag"
+    assert draft["cites"] == ["work[0].name", "application.answers[0].answer"]
+    assert draft["llm_cost_usd"] > 0
+    made_up = _data(session["made_up"])
+    assert made_up["draft"] == "" and made_up["status"] == "leave"
+    assert "refused" in made_up["reason"] and "Google" in made_up["reason"]
+    private = _data(session["self_id_draft"])
+    assert private["draft"] == "" and "self-identification" in private["reason"]
+    assert private["llm_status"] == "not asked"
+
+
+def test_no_model_request_carries_a_self_identification_answer(session: dict[str, Any]) -> None:
+    requests = session["requests"]
+    drafting = [r for r in requests if GOOD_QUESTION in r]
+    assert drafting and any("Acme Pay builds payment systems" in r for r in drafting)
+    assert not any("What is your gender?" in r for r in requests), "never sent to the model"
+    for raw in requests:
+        for secret in [*SELF_ID, "ada.lovelace@example.com", "sk-test-not-a-real-key"]:
+            assert secret not in raw
+
+
+def test_plan_fill_plans_but_withholds_private_answers_and_fills_nothing(
+    session: dict[str, Any],
+) -> None:
+    plan = _data(session["plan"])
+    by_label = {d["label"]: d for d in plan["decisions"]}
+    assert by_label["First name"]["value"] == "Ada"
+    for label in ("Gender", "Are you a protected veteran?", "Resume"):
+        shown = by_label[label]
+        assert shown["value"] == "" and shown["values"] == [], label
+        assert shown["reason"].startswith("kept private")
+    assert not any(s in json.dumps(plan) for s in SELF_ID)
+    assert "data_b64" not in json.dumps(plan)
+    assert "fields" in _error(session["bad_plan"])
+    with Store.open(session["home"]) as store:
+        # The plan is recorded, and none of it is waiting to be put into a page.
+        assert [r["run_id"] for r in store.history() if r["run_id"] == plan["run_id"]]
+        assert store.pending() == []
+
+
+def test_tools_whose_requests_this_version_lacks_say_so(session: dict[str, Any]) -> None:
+    for key, kind in (("applications", "applications.list"), ("application", "application.get"),
+                      ("answers", "answers.list")):
+        if kind in ACTIONS:
+            assert not session[key].is_error or "E_NOT_FOUND" in _error(session[key])
+        else:
+            assert "not available in this version" in _error(session[key]), key
+
+
+def test_every_call_is_audited_with_its_tokens_and_cost(session: dict[str, Any]) -> None:
+    with Store.open(session["home"]) as store:
+        entries = [e for e in store.audit_entries() if e["actor"] == "mcp"]
+    actions = [e["action"] for e in entries]
+    for tool in TOOLS:
+        assert f"mcp.{tool}" in actions, tool
+    drafted = next(e for e in entries if e["action"] == "mcp.draft_answer")
+    assert drafted["tokens_in"] > 0 and drafted["tokens_out"] > 0
+    assert float(drafted["cost_cents"]) > 0
+    assert drafted["payload"]["tier"] == "notify"
+    missing = [e for e in entries if e["status"] == "error"]
+    assert all(e["payload"]["code"] for e in missing)
+    assert not any(s in json.dumps(entries) for s in SELF_ID)
