@@ -5,7 +5,6 @@ through the same dispatcher as native messaging, and the call is audited with it
 from __future__ import annotations
 
 import logging
-from decimal import Decimal
 from typing import Any
 
 from bridge.actions.registry import dispatch
@@ -64,20 +63,6 @@ def _audit(
     if error is not None:
         payload["code"] = error.code.value
     try:
-        store = runtime.store()
-        # Only what this call spent: a retried request spent nothing new.
-        usage = store.run_usage(run_id, started) if run_id else {}
-        store.audit(
-            actor=runtime.door,
-            action=f"{runtime.door}.{action or kind}",
-            run_id=run_id or None,
-            payload=payload,
-            tokens_in=usage.get("tokens_in", 0),
-            tokens_out=usage.get("tokens_out", 0),
-            cost_cents=Decimal(usage.get("cost_e4", 0)) / 10_000,
-            status="ok" if error is None else "error",
-            error="" if error is None else f"{error.code.value}: {error.message}",
-            started_at=started,
-        )
+        runtime.record_call(action or kind, payload, run_id=run_id, started=started, error=error)
     except RelayError as exc:  # the caller still gets its answer; the log says what was lost
         log.warning("call not audited: %s", exc.message)

@@ -259,6 +259,34 @@ class Runtime:
     def ack(self, ack: AckRequest) -> dict[str, Any]:
         return {"acked": self.store().ack(ack.run_id, ack.up_to_seq)}
 
+    def record_call(
+        self,
+        action: str,
+        payload: dict[str, Any],
+        *,
+        run_id: str | None,
+        started: str,
+        error: RelayError | None = None,
+    ) -> None:
+        """Audit one call through this front door, with the tokens and cost it spent (a retried
+        request spent nothing: only model calls made since it started count)."""
+        from decimal import Decimal
+
+        store = self.store()
+        usage = store.run_usage(run_id, started) if run_id else {}
+        store.audit(
+            actor=self.door,
+            action=f"{self.door}.{action}",
+            run_id=run_id,
+            payload=payload,
+            tokens_in=usage.get("tokens_in", 0),
+            tokens_out=usage.get("tokens_out", 0),
+            cost_cents=Decimal(usage.get("cost_e4", 0)) / 10_000,
+            status="ok" if error is None else "error",
+            error="" if error is None else f"{error.code.value}: {error.message}",
+            started_at=started,
+        )
+
     def _attach_document(self, decision: FieldDecision, loaded: LoadedProfile) -> None:
         from bridge.forms import Action
 

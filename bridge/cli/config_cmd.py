@@ -70,6 +70,8 @@ def effective(env: dict[str, str] | None = None) -> list[dict[str, Any]]:
         elif key.name == "key_provider":
             value = config.key_provider
             default = provider_of(config.model_for(Tier.FAST))
+        elif key.name == "serve.port":
+            value, default = in_file, "(a free port)"
         else:
             name = key.name.split(".", 1)[1]
             value, default = getattr(config, name), LlmConfig.model_fields[name].default
