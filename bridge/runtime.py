@@ -259,6 +259,9 @@ class Runtime:
     def ack(self, ack: AckRequest) -> dict[str, Any]:
         return {"acked": self.store().ack(ack.run_id, ack.up_to_seq)}
 
+    def cost_summary(self) -> dict[str, Any]:
+        return self.store().cost_summary()
+
     def record_call(
         self,
         action: str,

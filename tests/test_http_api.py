@@ -199,6 +199,13 @@ def test_profile_summary_through_the_same_dispatcher(api: Api) -> None:
     assert not any(p.startswith(("application.eeo", "basics.email", "basics.phone")) for p in paths)
 
 
+def test_cost_reads_the_same_ledger_as_relay_cost(api: Api) -> None:
+    status, body, _ = api.call("POST", "/v1/cost.summary", {})
+    assert status == 200
+    with Store.open(api.home) as store:
+        assert body["result"] == json.loads(json.dumps(store.cost_summary()))
+
+
 def test_the_openapi_document_is_served_and_kept_in_docs(api: Api) -> None:
     status, served, _ = api.call("GET", "/openapi.json")
     assert status == 200

@@ -26,6 +26,7 @@ ACTIONS: dict[str, str] = {
     "fill.blocked": "bridge.actions.fill_blocked",
     "answer.draft": "bridge.actions.answer_draft",
     "profile.summary": "bridge.actions.profile_summary",
+    "cost.summary": "bridge.actions.cost_summary",
 }
 
 
