@@ -384,10 +384,8 @@ def _escalate(
         for qid, (verdict, text, confidence, cited) in accepted.items():
             q = by_qid[qid]
             key = (q.field.frame, q.field.id)
-            cited_list = [f.path for f in cited.facts] + [f"resume: {x}" for x in cited.quotes]
-            cites = ", ".join(
-                [f.path for f in cited.facts] + [f"resume: {x[:40]}" for x in cited.quotes]
-            )
+            paths = [f.path for f in cited.facts]
+            cites = ", ".join(paths + [f"resume: {x[:40]}" for x in cited.quotes])
             if draft:
                 status = Status.FLAG
                 reason = f"llm draft ({tier.value}); review it. rests on: {cites}"
@@ -397,7 +395,7 @@ def _escalate(
             new[key] = _apply(
                 decision_of[key], q.field, verdict, text, confidence, status, reason[:500]
             )
-            new[key].cites = cited_list
+            new[key].cites = paths + [f"resume: {x}" for x in cited.quotes]
         for qid, refusal in refused.items():
             q = by_qid[qid]
             key = (q.field.frame, q.field.id)
