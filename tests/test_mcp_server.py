@@ -249,3 +249,33 @@ def test_every_call_is_audited_with_its_tokens_and_cost(session: dict[str, Any])
     missing = [e for e in entries if e["status"] == "error"]
     assert all(e["payload"]["code"] for e in missing)
     assert not any(s in json.dumps(entries) for s in SELF_ID)
+
+
+def test_tiers_refuse_what_needs_the_person_and_block_the_unknown(relay_home: Path) -> None:
+    from bridge.assistant import tools
+    from bridge.assistant.tiers import tier_of
+    from bridge.runtime import Runtime
+
+    assert tier_of("delete_everything") is Tier.BLOCK
+    runtime = Runtime(relay_home, SAMPLE_PROFILE, door="mcp")
+    try:
+        for name in ("save_answer", "submit_application", "delete_everything"):
+            with pytest.raises(tools.ToolFailed, match="cannot run it"):
+                tools._send(runtime, name, "ping", {})
+        with Store.open(relay_home) as store:
+            assert not [e for e in store.audit_entries() if e["actor"] == "mcp"], "never sent"
+    finally:
+        runtime.close()
+
+
+def test_records_marked_self_identification_never_reach_the_assistant() -> None:
+    from bridge.assistant.tools import WITHHELD, _without_self_id
+
+    result = {"answers": [
+        {"answer_id": 1, "question": {"label": "Why us?"}, "value": "I like it", "self_id": False},
+        {"answer_id": 2, "question": {"label": "Gender"}, "value": "Female", "self_id": True},
+        {"answer_id": 3, "question": {"label": "Anything else?"}, "value": "As a female engineer"},
+    ]}
+    kept = _without_self_id(result, {"female"})
+    assert [a["answer_id"] for a in kept["answers"]] == [1, 3]
+    assert kept["answers"][1]["value"] == WITHHELD
