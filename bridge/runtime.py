@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from bridge.clock import now_iso
 from bridge.config_file import profile_override
 from bridge.paths import relay_home
+from bridge.protocol.envelopes import check_reply_fits
 from bridge.protocol.errors import ErrorCode, RelayError
 
 if TYPE_CHECKING:
@@ -209,6 +210,7 @@ class Runtime:
         )
         plan.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
         _capture(request, plan.run_id)
+        check_reply_fits(plan.model_dump(mode="json"))  # refused before anything is stored
         record = store.record_plan(
             request_key, request, plan, loaded, profile_name=profile_name, ats=detect_ats(request)
         )
