@@ -16,9 +16,9 @@ from bridge.identity import FIREFOX_ADDON_IDS, HOST_NAME, allowed_chrome_origins
 from bridge.protocol.envelopes import (
     Request,
     error_reply,
-    event_message,
     parse_request,
     request_id_of,
+    split_event,
     split_reply,
 )
 from bridge.protocol.errors import ErrorCode, RelayError
@@ -78,11 +78,28 @@ class FrameWriter:
                 self.closed = True
             return not self.closed
 
-    def event(self, event: dict[str, Any]) -> None:
+    def event(self, event: dict[str, Any]) -> bool:
+        """Send an event, in chunks when it is large; False when it did not reach the caller."""
         with self._lock:
             self._seq += 1
-            seq = self._seq
-        self.write(event_message(seq, event))
+            try:
+                frames = split_event(self._seq, event)
+            except RelayError as exc:
+                log.warning("event %s not sent: %s", event.get("kind", ""), exc.message)
+                return False
+            for frame in frames:  # under the lock: a reply never lands between two chunks
+                if self.closed:
+                    return False
+                try:
+                    write_frame(self._stdout, frame)
+                except (BrokenPipeError, OSError) as exc:
+                    log.info("port closed while writing: %s", exc)
+                    self.closed = True
+                    return False
+                except RelayError as exc:
+                    log.warning("event %s not sent: %s", event.get("kind", ""), exc.message)
+                    return False
+            return True
 
 
 class HostSession:

@@ -57,7 +57,7 @@ class Runtime:
         # are being applied by the Fill that asked for them.
         self._connected_at = now_iso()
         # Set by the host: sends one event frame (thread-safe). None where there is no port.
-        self.emit: Callable[[dict[str, Any]], None] | None = None
+        self.emit: Callable[[dict[str, Any]], bool] | None = None
 
     # -- store and profile --------------------------------------------------------------------
 
@@ -156,8 +156,10 @@ class Runtime:
         except RelayError as exc:
             log.warning("cannot read pending deliveries: %s", exc.message)
             return 0
-        for delivery in pending:
-            self.emit(
+        sent = [
+            delivery
+            for delivery in pending
+            if self.emit(
                 {
                     "kind": "fill.replay",
                     "run_id": delivery.run_id,
@@ -166,10 +168,11 @@ class Runtime:
                     "decision": delivery.payload,
                 }
             )
-        if pending:
-            store.mark_sent(pending)
-            log.info("replayed %d unacknowledged deliveries", len(pending))
-        return len(pending)
+        ]
+        if sent:  # only what reached the extension: the rest waits for the next connection
+            store.mark_sent(sent)
+            log.info("replayed %d of %d unacknowledged deliveries", len(sent), len(pending))
+        return len(sent)
 
     # -- filling ------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ Request  {"v":1,"id":"…","type":"…","payload":{…}}
 Reply    {"v":1,"id":"…","ok":true,"result":{…}} | {"v":1,"id":"…","ok":false,"error":{…}}
 Chunk    {"v":1,"id":"…","ok":true,"chunk":{"index":i,"count":n,"data":"…"}}
 Event    {"v":1,"type":"event","seq":N,"event":{…}}
+Chunk    {"v":1,"type":"event","seq":N,"chunk":{"index":i,"count":n,"data":"…"}}
 """
 
 from __future__ import annotations
@@ -85,6 +86,30 @@ def error_reply(request_id: str, code: ErrorCode, message: str) -> dict[str, Any
 
 def event_message(seq: int, event: dict[str, Any]) -> dict[str, Any]:
     return {"v": PROTOCOL_MAJOR, "type": "event", "seq": seq, "event": event}
+
+
+def split_event(seq: int, event: dict[str, Any]) -> list[dict[str, Any]]:
+    """The frames for an event: itself when it fits, else chunks of the event object's JSON text,
+    each carrying the event's `seq` (a replayed resume is larger than one frame)."""
+    message = event_message(seq, event)
+    text = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    if len(to_utf8(text)) <= CHUNK_DATA_BYTES:
+        return [message]
+    pieces = _split_utf8(text)
+    if len(pieces) > MAX_CHUNKS:
+        raise RelayError(
+            ErrorCode.RESULT_TOO_LARGE,
+            f"event needs {len(pieces)} chunks; at most {MAX_CHUNKS} are sent",
+        )
+    return [
+        {
+            "v": PROTOCOL_MAJOR,
+            "type": "event",
+            "seq": seq,
+            "chunk": {"index": index, "count": len(pieces), "data": piece},
+        }
+        for index, piece in enumerate(pieces)
+    ]
 
 
 def check_reply_fits(result: dict[str, Any]) -> None:
