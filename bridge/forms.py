@@ -8,7 +8,22 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from bridge.protocol.bounds import (
+    MAX_ATTRS,
+    MAX_FIELDS,
+    MAX_OPTIONS,
+    Count,
+    FieldId,
+    FrameId,
+    PageText,
+    PageValue,
+    RunId,
+    Seq,
+    Url,
+    Word,
+)
 
 
 class Widget(StrEnum):
@@ -52,63 +67,63 @@ class LabelSource(StrEnum):
 class FieldOption(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    value: str = ""
-    text: str = ""
+    value: PageText = ""
+    text: PageText = ""
     selected: bool = False
     # Where an option is its own control (radio, checkbox, yes/no button): its snapshot id.
-    field_id: str | None = None
+    field_id: FieldId | None = None
 
 
 class FormField(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    id: str = Field(min_length=1, max_length=64)
-    frame: str = "0"
-    tag: str = ""
-    type: str = ""
+    id: FieldId
+    frame: FrameId = "0"
+    tag: Word = ""
+    type: Word = ""
     widget: Widget = Widget.OTHER
-    name: str = ""
-    html_id: str = ""
-    autocomplete: str = ""
-    label: str = ""
+    name: Word = ""
+    html_id: Word = ""
+    autocomplete: Word = ""
+    label: PageText = ""
     label_source: LabelSource = LabelSource.NONE
-    placeholder: str = ""
-    aria_label: str = ""
-    aria_description: str = ""  # text of aria-describedby targets, help text
-    role: str = ""
-    section: str = ""  # nearest heading or legend above the control
-    nearby: str = ""  # short text around the control (preceding sibling text, hints)
-    options: list[FieldOption] = Field(default_factory=list)
+    placeholder: PageText = ""
+    aria_label: PageText = ""
+    aria_description: PageText = ""  # text of aria-describedby targets, help text
+    role: Word = ""
+    section: PageText = ""  # nearest heading or legend above the control
+    nearby: PageText = ""  # short text around the control (preceding sibling text, hints)
+    options: list[FieldOption] = Field(default_factory=list, max_length=MAX_OPTIONS)
     multiple: bool = False
     required: bool = False
     visible: bool = True  # the person can see it, or the widget part that shows its value
     hidden_reason: str = Field(default="", max_length=200)  # why not ("covered by another element")
     disabled: bool = False
     readonly: bool = False
-    value: str = ""  # current value, as the person sees it
-    max_length: int | None = None
-    pattern: str = ""
-    min: str = ""
-    max: str = ""
+    value: PageValue = ""  # current value, as the person sees it
+    max_length: Count | None = None
+    pattern: Word = ""
+    min: Word = ""
+    max: Word = ""
     # Site hints for ATS adapters: data-automation-id, data-qa, data-field-path, data-testid,
     # data-ui, class names (trimmed), custom element tag of a shadow host.
-    attrs: dict[str, str] = Field(default_factory=dict)
-    locator: str = ""  # a readable locator for reports (never used to find the element again)
+    attrs: dict[Word, Word] = Field(default_factory=dict, max_length=MAX_ATTRS)
+    locator: PageText = ""  # a readable locator for reports (never used to find the element again)
     # The content script's flag that the person changed this field after Relay filled it.
     user_edited: bool = False
     # The field's <form> or landmark ("" when none), and what that form says of itself (role,
     # action, id, name, class): the application is told from a search or newsletter box by it.
-    form: str = ""
-    form_hint: str = ""
+    form: Word = ""
+    form_hint: PageText = ""
 
 
 class FrameSnapshot(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    frame: str = "0"
-    url: str = ""
-    title: str = ""
-    fields: list[FormField] = Field(default_factory=list, max_length=5000)
+    frame: FrameId = "0"
+    url: Url = ""
+    title: PageText = ""
+    fields: list[FormField] = Field(default_factory=list, max_length=MAX_FIELDS)
 
 
 class FillRequest(BaseModel):
@@ -116,12 +131,19 @@ class FillRequest(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    url: str = ""
-    title: str = ""
+    url: Url = ""
+    title: PageText = ""
     job_text: str = Field(default="", max_length=200_000)  # job description / page text, capped
     frames: list[FrameSnapshot] = Field(default_factory=list, max_length=200)
     # Set by `relay fill` and tests so a run can be correlated with its caller.
-    client_run_tag: str = ""
+    client_run_tag: Word = ""
+
+    @model_validator(mode="after")
+    def _bounded(self) -> FillRequest:
+        total = sum(len(frame.fields) for frame in self.frames)
+        if total > MAX_FIELDS:
+            raise ValueError(f"{total} fields in all frames; at most {MAX_FIELDS} are planned")
+        return self
 
     def all_fields(self) -> list[FormField]:
         return [field for frame in self.frames for field in frame.fields]
@@ -203,11 +225,11 @@ class ApplyStatus(StrEnum):
 class ApplyResult(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    field_id: str
-    frame: str = "0"
+    field_id: FieldId
+    frame: FrameId = "0"
     status: ApplyStatus
-    detail: str = ""
-    value_after: str = ""  # what the control shows afterwards
+    detail: PageText = ""
+    value_after: PageValue = ""  # what the control shows afterwards
 
 
 class BlockedKind(StrEnum):
@@ -246,11 +268,11 @@ class ApplyReport(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    run_id: str
-    results: list[ApplyResult] = Field(default_factory=list)
-    timings_ms: dict[str, float] = Field(default_factory=dict)
+    run_id: RunId
+    results: list[ApplyResult] = Field(default_factory=list, max_length=MAX_FIELDS)
+    timings_ms: dict[Word, float] = Field(default_factory=dict, max_length=MAX_ATTRS)
     # Every delivery up to this sequence number was applied (or found not applicable).
-    up_to_seq: int | None = Field(default=None, ge=0)
+    up_to_seq: Seq | None = None
     # What the page tried to submit while the plan was applied (stopped by Relay's guard).
     blocked: list[BlockedAttempt] = Field(default_factory=list, max_length=MAX_BLOCKED)
 
@@ -261,12 +283,12 @@ class BlockedReport(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    run_id: str = Field(min_length=1)
+    run_id: RunId
     blocked: list[BlockedAttempt] = Field(min_length=1, max_length=MAX_BLOCKED)
 
 
 class AckRequest(BaseModel):
     """Payload of `fill.ack`: deliveries of a run up to `up_to_seq` are done."""
 
-    run_id: str
-    up_to_seq: int = Field(ge=0)
+    run_id: RunId
+    up_to_seq: Seq

@@ -12,13 +12,13 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from bridge.identity import FIREFOX_ADDON_IDS, allowed_chrome_origins
+from bridge.identity import FIREFOX_ADDON_IDS, HOST_NAME, allowed_chrome_origins
 from bridge.protocol.envelopes import (
     Request,
     error_reply,
-    event_message,
     parse_request,
     request_id_of,
+    split_event,
     split_reply,
 )
 from bridge.protocol.errors import ErrorCode, RelayError
@@ -45,18 +45,22 @@ def caller_allowed(argv: Sequence[str]) -> tuple[bool, str]:
     """Check the caller the browser names on the command line.
 
     Chrome family: `chrome-extension://ID/` (plus `--parent-window=N` on Windows).
-    Firefox: the manifest path, then the add-on id. No arguments: started by hand or by tests.
+    Firefox: the path of this host's manifest, then the add-on id, and nothing else.
+    No arguments at all: started by hand or by tests.
     """
-    args = [a for a in argv if not a.startswith("--parent-window=")]
-    if not args:
+    if not argv:
         return True, "no caller named"
+    args = [a for a in argv if not a.startswith("--parent-window=")]
     origins = [a for a in args if a.startswith(("chrome-extension://", "extension://"))]
-    if origins:
+    if len(origins) == 1 and len(args) == 1:
         origin = origins[0] if origins[0].endswith("/") else origins[0] + "/"
         return origin in allowed_chrome_origins(), origin
-    if len(args) >= 2 and args[1] in FIREFOX_ADDON_IDS:
-        return True, args[1]
-    return False, " ".join(args)
+    if len(args) == 2 and len(args) == len(argv):
+        manifest = args[0].replace("\\", "/").rsplit("/", 1)[-1]
+        if manifest == f"{HOST_NAME}.json" and args[1] in FIREFOX_ADDON_IDS:
+            return True, args[1]
+    # A bare --parent-window=N is Chrome's on Windows only beside an origin: not a caller.
+    return False, " ".join(argv)[:200]
 
 
 class FrameWriter:
@@ -74,11 +78,28 @@ class FrameWriter:
                 self.closed = True
             return not self.closed
 
-    def event(self, event: dict[str, Any]) -> None:
+    def event(self, event: dict[str, Any]) -> bool:
+        """Send an event, in chunks when it is large; False when it did not reach the caller."""
         with self._lock:
             self._seq += 1
-            seq = self._seq
-        self.write(event_message(seq, event))
+            try:
+                frames = split_event(self._seq, event)
+            except RelayError as exc:
+                log.warning("event %s not sent: %s", event.get("kind", ""), exc.message)
+                return False
+            for frame in frames:  # under the lock: a reply never lands between two chunks
+                if self.closed:
+                    return False
+                try:
+                    write_frame(self._stdout, frame)
+                except (BrokenPipeError, OSError) as exc:
+                    log.info("port closed while writing: %s", exc)
+                    self.closed = True
+                    return False
+                except RelayError as exc:
+                    log.warning("event %s not sent: %s", event.get("kind", ""), exc.message)
+                    return False
+            return True
 
 
 class HostSession:

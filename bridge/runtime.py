@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from bridge.clock import now_iso
 from bridge.config_file import profile_override
 from bridge.paths import relay_home
+from bridge.protocol.envelopes import check_reply_fits
 from bridge.protocol.errors import ErrorCode, RelayError
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class Runtime:
         # are being applied by the Fill that asked for them.
         self._connected_at = now_iso()
         # Set by the host: sends one event frame (thread-safe). None where there is no port.
-        self.emit: Callable[[dict[str, Any]], None] | None = None
+        self.emit: Callable[[dict[str, Any]], bool] | None = None
 
     # -- store and profile --------------------------------------------------------------------
 
@@ -163,8 +164,10 @@ class Runtime:
         except RelayError as exc:
             log.warning("cannot read pending deliveries: %s", exc.message)
             return 0
-        for delivery in pending:
-            self.emit(
+        sent = [
+            delivery
+            for delivery in pending
+            if self.emit(
                 {
                     "kind": "fill.replay",
                     "run_id": delivery.run_id,
@@ -173,10 +176,11 @@ class Runtime:
                     "decision": delivery.payload,
                 }
             )
-        if pending:
-            store.mark_sent(pending)
-            log.info("replayed %d unacknowledged deliveries", len(pending))
-        return len(pending)
+        ]
+        if sent:  # only what reached the extension: the rest waits for the next connection
+            store.mark_sent(sent)
+            log.info("replayed %d of %d unacknowledged deliveries", len(sent), len(pending))
+        return len(sent)
 
     # -- filling ------------------------------------------------------------------------------
 
@@ -217,6 +221,7 @@ class Runtime:
         )
         plan.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
         _capture(request, plan.run_id)
+        check_reply_fits(plan.model_dump(mode="json"))  # refused before anything is stored
         record = store.record_plan(
             request_key, request, plan, loaded, profile_name=profile_name,
             ats=detect_ats(request), actor=self.door,

@@ -54,7 +54,13 @@ class BridgeProcess:
 
     def request(self, kind: str, payload: dict[str, Any] | None = None, rid: str = "1") -> Any:
         self.send({"v": 1, "id": rid, "type": kind, "payload": payload or {}})
-        return self.receive()
+        reply = self.receive()
+        if "chunk" not in reply:
+            return reply
+        pieces = [reply]
+        while len(pieces) < reply["chunk"]["count"]:
+            pieces.append(self.receive())
+        return json.loads("".join(piece["chunk"]["data"] for piece in pieces))
 
     def close(self, timeout: float = 10) -> tuple[int, bytes, bytes]:
         assert self.proc.stdin is not None

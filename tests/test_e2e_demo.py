@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import REPO
+from tests.conftest import REPO, SAMPLE_PROFILE
 from tests.fixture_scoring import score_form
 
 RELAY = Path(sys.executable).parent / "relay"
@@ -99,3 +99,19 @@ def test_demo_form_scores_cleanly_against_its_expectations(tmp_path: Path, chrom
     assert bad == []
     left = [f.key for f in score.fields if f.verdict == "left"]
     assert len(left) <= 1, left
+
+def test_an_unreachable_page_is_one_plain_line(tmp_path: Path, chromium: str) -> None:
+    import socket
+
+    with socket.socket() as sock:  # a port nothing listens on once the socket is closed
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.run(
+        [str(RELAY), "fill", f"http://127.0.0.1:{port}/", "--profile", str(SAMPLE_PROFILE)],
+        capture_output=True, text=True, timeout=180, cwd=tmp_path,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines() == [
+        f"relay fill: E_NOT_FOUND: could not open http://127.0.0.1:{port}/: "
+        "net::ERR_CONNECTION_REFUSED"
+    ]

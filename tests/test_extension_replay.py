@@ -9,6 +9,7 @@ fills each field exactly once and leaves nothing pending at the bridge.
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import signal
 import stat
@@ -47,6 +48,15 @@ FORM = """<!doctype html><html><head><meta charset="utf-8"><title>Apply</title><
 </body></html>
 """
 
+RESUME_FORM = """<!doctype html><html><head><meta charset="utf-8"><title>Apply</title></head><body>
+<form onsubmit="return false">
+  <div><label for="fn">First name</label><input id="fn" name="first_name"></div>
+  <div><label for="cv">Resume/CV</label><input id="cv" type="file" name="resume"></div>
+</form>
+</body></html>
+"""
+# Larger than one native-messaging frame once in base64 (1 MiB): its replay comes in chunks.
+RESUME_BYTES = 1_500_000
 
 _TABS = itertools.count(1)
 
@@ -83,6 +93,7 @@ def relay(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[R
     root = tmp_path_factory.mktemp("replay-site")
     (root / "form.html").write_text(FORM, encoding="utf-8")
     (root / "other.html").write_text("<p>somewhere else</p>", encoding="utf-8")
+    (root / "resume.html").write_text(RESUME_FORM, encoding="utf-8")
     scratch = tmp_path_factory.mktemp("replay-browser")
     home = tmp_path_factory.mktemp("replay-home")
     pids = scratch / "bridge-pids.txt"
@@ -95,7 +106,12 @@ def relay(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[R
     udd = scratch / "profile"
     udd.mkdir()
     register_in_user_data_dir(udd, wrapper)
-    env = {"RELAY_PROFILE": str(SAMPLE_PROFILE), "RELAY_HOME": str(home)}
+    resume = scratch / "resume.pdf"
+    resume.write_bytes(b"%PDF-1.4\n" + os.urandom(RESUME_BYTES - 9))
+    profile = json.loads(SAMPLE_PROFILE.read_text(encoding="utf-8"))
+    profile["application"]["documents"]["resume"] = str(resume)
+    (scratch / "profile.json").write_text(json.dumps(profile), encoding="utf-8")
+    env = {"RELAY_PROFILE": str(scratch / "profile.json"), "RELAY_HOME": str(home)}
     with StaticServer(root) as server, sync_api.sync_playwright() as playwright:
         context = launch(playwright, user_data_dir=udd, extension_dir=EXTENSION, env=env)
         try:
@@ -274,6 +290,30 @@ def test_bridge_restart_replays_each_field_once(relay: Relay) -> None:
             assert fresh.receive()["id"] == "p"  # no event frame came before the pong
         finally:
             fresh.close()
+    finally:
+        page.close()
+
+
+def test_a_replayed_resume_larger_than_a_frame_arrives_whole(relay: Relay) -> None:
+    """A delivery over 1 MiB is sent as chunks of one event, and marked sent only once sent."""
+    page = relay.context.new_page()
+    page.goto(f"{relay.site}/resume.html", wait_until="load")
+    tab_id: int = relay.worker.evaluate(
+        "async (url) => (await chrome.tabs.query({})).find((t) => t.url === url).id", page.url
+    )
+    try:
+        relay.warm_bridge(page)
+        outcome: dict[str, Any] = relay.worker.evaluate("(id) => relayPlanTab(id)", tab_id)
+        assert outcome["ok"], outcome
+        run_id = outcome["run_id"]
+        assert pending_at_bridge(relay, run_id) == [1, 2]
+        os.kill(relay.bridge_pid(), signal.SIGKILL)
+        wait_acked(relay, run_id)
+        relay.warm_pid = relay.bridge_pid()
+        assert page.input_value("#fn") == "Ada"
+        size = page.evaluate("document.querySelector('#cv').files[0]?.size ?? 0")
+        assert size == RESUME_BYTES
+        assert pending_at_bridge(relay, run_id) == []
     finally:
         page.close()
 

@@ -146,6 +146,14 @@ def test_reply_needing_too_many_chunks_fails_cleanly() -> None:
          True),
         (("/home/x/.mozilla/native-messaging-hosts/dev.relay.bridge.json", "evil@example.com"),
          False),
+        (("C:\\Relay\\dev.relay.bridge.json", "relay@relay.dev"), True),
+        # The add-on id alone is not enough: the first argument must be this host's manifest.
+        (("anything", "relay@relay.dev"), False),
+        (("/tmp/other-host.json", "relay@relay.dev"), False),
+        (("/x/dev.relay.bridge.json", "relay@relay.dev", "extra"), False),
+        # Chrome passes --parent-window only beside the caller's origin.
+        (("--parent-window=5",), False),
+        (("chrome-extension://oohbnckbgppopfjgnninihfpgibipmeo/", "extra"), False),
     ],
 )
 def test_caller_check(argv: tuple[str, ...], allowed: bool) -> None:

@@ -203,3 +203,24 @@ def test_encryption_status_without_a_keyring(capsys: pytest.CaptureFixture[str])
         assert code == 1 and "no secure keyring" in err
     finally:
         keyring.set_keyring(previous)
+
+
+@pytest.mark.parametrize("argv", [["audit"], ["history", "--json"], ["history"]])
+def test_a_reader_that_stops_early_gets_no_traceback(
+    filled: list[str], argv: list[str]
+) -> None:
+    """`relay audit | head -1`: the pipe closes after one line; that is not an error."""
+    import subprocess
+    import sys
+
+    relay_exe = Path(sys.executable).parent / "relay"
+    proc = subprocess.Popen(
+        [str(relay_exe), *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()  # what `head -1` does after its line
+    code = proc.wait(timeout=60)
+    err = proc.stderr.read().decode()
+    assert first and code == 0, err
+    assert "Traceback" not in err and "BrokenPipe" not in err

@@ -81,7 +81,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return 2
-    code: int = func(args)
+    try:
+        code: int = func(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`relay audit | head -1`): not an error, and no traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return code
 
 

@@ -70,8 +70,15 @@ class RelayBrowser:
         self.worker = worker
 
     def open(self, url: str) -> Page:
+        from playwright.sync_api import Error as BrowserError
+
         page = self.context.new_page()
-        page.goto(url, wait_until="load")
+        try:
+            page.goto(url, wait_until="load")
+        except BrowserError as exc:
+            # Playwright's message starts "Page.goto: net::ERR_…" and then logs its steps.
+            reason = str(exc).splitlines()[0].removeprefix("Page.goto: ").split(" at ")[0]
+            raise RelayError(ErrorCode.NOT_FOUND, f"could not open {url}: {reason}") from exc
         return page
 
     def fill(

@@ -4,6 +4,7 @@ Request  {"v":1,"id":"…","type":"…","payload":{…}}
 Reply    {"v":1,"id":"…","ok":true,"result":{…}} | {"v":1,"id":"…","ok":false,"error":{…}}
 Chunk    {"v":1,"id":"…","ok":true,"chunk":{"index":i,"count":n,"data":"…"}}
 Event    {"v":1,"type":"event","seq":N,"event":{…}}
+Chunk    {"v":1,"type":"event","seq":N,"chunk":{"index":i,"count":n,"data":"…"}}
 """
 
 from __future__ import annotations
@@ -87,12 +88,49 @@ def event_message(seq: int, event: dict[str, Any]) -> dict[str, Any]:
     return {"v": PROTOCOL_MAJOR, "type": "event", "seq": seq, "event": event}
 
 
+def split_event(seq: int, event: dict[str, Any]) -> list[dict[str, Any]]:
+    """The frames for an event: itself when it fits, else chunks of the event object's JSON text,
+    each carrying the event's `seq` (a replayed resume is larger than one frame)."""
+    message = event_message(seq, event)
+    text = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    if len(to_utf8(text)) <= CHUNK_DATA_BYTES:
+        return [message]
+    pieces = _split_utf8(text)
+    if len(pieces) > MAX_CHUNKS:
+        raise RelayError(
+            ErrorCode.RESULT_TOO_LARGE,
+            f"event needs {len(pieces)} chunks; at most {MAX_CHUNKS} are sent",
+        )
+    return [
+        {
+            "v": PROTOCOL_MAJOR,
+            "type": "event",
+            "seq": seq,
+            "chunk": {"index": index, "count": len(pieces), "data": piece},
+        }
+        for index, piece in enumerate(pieces)
+    ]
+
+
+def check_reply_fits(result: dict[str, Any]) -> None:
+    """Raise E_RESULT_TOO_LARGE unless `result` can be sent; called before anything is stored,
+    so a caller that gets the error finds nothing recorded in its name."""
+    text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    if len(text) > _CHUNK_CHARS * MAX_CHUNKS:
+        size, limit = len(text) / 1e6, _CHUNK_CHARS * MAX_CHUNKS / 1e6
+        raise RelayError(
+            ErrorCode.RESULT_TOO_LARGE,
+            f"the answer is too large to send ({size:.1f} MB of at most {limit:.1f} MB); "
+            "attached files count in full for each file field",
+        )
+
+
 def split_reply(reply: dict[str, Any]) -> list[dict[str, Any]]:
     """Return the frames for a reply: itself when it fits, else numbered chunks of its JSON text."""
     text = json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
     if len(to_utf8(text)) <= MAX_OUTBOUND:
         return [reply]
-    pieces = _split_utf8(text, CHUNK_DATA_BYTES)
+    pieces = _split_utf8(text)
     if len(pieces) > MAX_CHUNKS:
         raise RelayError(
             ErrorCode.RESULT_TOO_LARGE,
@@ -115,12 +153,14 @@ def describe_validation(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors():
         path = ".".join(str(p) for p in err["loc"]) or "(root)"
-        parts.append(f"{path}: {err['msg']}")
+        parts.append(f"{path}: {err['msg'].removeprefix('Value error, ')}")
     return "; ".join(parts)
 
 
-def _split_utf8(text: str, max_bytes: int) -> list[str]:
-    # A character is at most 4 UTF-8 bytes, and escaping inside the chunk string at most doubles
-    # it (quotes and backslashes), so slicing by characters keeps every chunk under max_bytes.
-    step = max(1, max_bytes // 8)
-    return [text[i : i + step] for i in range(0, len(text), step)]
+# A character is at most 4 UTF-8 bytes, and escaping inside the chunk string at most doubles it
+# (quotes and backslashes), so slicing by characters keeps every chunk under CHUNK_DATA_BYTES.
+_CHUNK_CHARS = CHUNK_DATA_BYTES // 8
+
+
+def _split_utf8(text: str) -> list[str]:
+    return [text[i : i + _CHUNK_CHARS] for i in range(0, len(text), _CHUNK_CHARS)]

@@ -78,6 +78,9 @@ def decode_body(body: bytes) -> dict[str, Any]:
         raise RelayError(ErrorCode.BAD_JSON, f"frame is not valid JSON: {exc.msg}") from exc
     except RecursionError as exc:
         raise RelayError(ErrorCode.BAD_JSON, "frame is not valid JSON: nested too deeply") from exc
+    except ValueError as exc:  # an integer of more digits than Python converts (4,300)
+        too_long = "frame is not valid JSON: a number is too long"
+        raise RelayError(ErrorCode.BAD_JSON, too_long) from exc
     if not isinstance(value, dict):
         raise RelayError(ErrorCode.BAD_JSON, "frame must be a JSON object")
     message: dict[str, Any] = value

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import cache, lru_cache
+from functools import cache
 
 from bridge.forms import FieldOption, FormField, Widget
 from bridge.rules import adapters as ad
@@ -12,6 +12,7 @@ from bridge.rules.countries import country_of_option, subdivisions
 from bridge.rules.data import load_toml
 from bridge.rules.degrees import level
 from bridge.rules.features import CHOICE_WIDGETS, FieldText, asks_yes_no
+from bridge.rules.memo import text_cache
 from bridge.rules.model import Classified, Page
 from bridge.rules.options import option_text, real_options, yes_no_options
 from bridge.rules.patterns import Hit, contains_words, sum_scores
@@ -230,7 +231,7 @@ def _permit_question(field: FormField, ft: FieldText, page: Page) -> Classified 
     )
 
 
-@lru_cache(maxsize=4096)
+@text_cache()
 def _section_kind(section: tuple[str, ...]) -> tuple[bool, bool, bool]:
     """Whether a heading is about another person, a history block, and a school block."""
     if not section:
@@ -331,7 +332,7 @@ def _options_kind(field: FormField, page: Page) -> tuple[str, str, tuple[str, ..
     return _options_kind_of(tuple((o.value, o.text) for o in field.options))
 
 
-@lru_cache(maxsize=1024)
+@text_cache()
 def _options_kind_of(pairs: tuple[tuple[str, str], ...]) -> tuple[str, str, tuple[str, ...]] | None:
     options = [FieldOption(value=v, text=t) for v, t in pairs]
     opts = real_options(options)

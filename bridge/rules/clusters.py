@@ -3,11 +3,12 @@ forms beside an application on the same page, are left alone."""
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache
 
 from bridge.forms import FormField, Widget
 from bridge.rules.data import load_toml
 from bridge.rules.features import FieldText
+from bridge.rules.memo import text_cache
 from bridge.rules.model import Classified
 from bridge.rules.pagekind import APPLICATION_KEYS
 from bridge.rules.text import fold
@@ -23,7 +24,7 @@ def _words() -> dict[str, tuple[str, ...]]:
     return {k: tuple(fold(p) for p in v if fold(p)) for k, v in doc.items()}
 
 
-@lru_cache(maxsize=4096)
+@text_cache()
 def _says(text: str, kind: str) -> bool:
     padded = f" {fold(text)} "
     return any(f" {p} " in padded for p in _words()[kind])

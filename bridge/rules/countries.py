@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 import pycountry
 from babel import Locale
 
 from bridge.rules.data import load_toml
+from bridge.rules.memo import text_cache
 from bridge.rules.text import fold
 
 LANGS = ("en", "de", "fr", "es", "pt", "nl", "it")
@@ -59,7 +60,7 @@ def country_name(code: str, lang: str = "en") -> str:
     return str(country.name) if country else code
 
 
-@lru_cache(maxsize=16384)
+@text_cache()
 def country_of_text(text: str) -> str | None:
     """The country a short text names ("Germany", "Deutschland", "USA"), or None."""
     folded = fold(text)
@@ -75,7 +76,7 @@ def country_of_text(text: str) -> str | None:
     return country_names().get(head) if head else None
 
 
-@lru_cache(maxsize=16384)
+@text_cache()
 def country_of_option(value: str, text: str) -> str | None:
     return (
         country_of_text(text)
@@ -119,7 +120,7 @@ def countries_in(text: str) -> list[str]:
     return list(_countries_in(text))
 
 
-@lru_cache(maxsize=1024)
+@text_cache()
 def _countries_in(text: str) -> tuple[str, ...]:
     found: list[str] = []
     names, longest = _names_in_text()

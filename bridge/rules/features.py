@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from functools import cache, lru_cache
+from functools import cache
 
 from bridge.forms import FormField, Widget
 from bridge.rules.data import load_toml
+from bridge.rules.memo import text_cache
 from bridge.rules.patterns import Hit, scan
 from bridge.rules.text import fold, fold_identifier
 
@@ -64,7 +65,7 @@ class FieldText:
 _ScanKey = tuple[tuple[tuple[str, tuple[str, ...]], ...], str, bool, int]
 
 
-@lru_cache(maxsize=8192)
+@text_cache()
 def _scan_cached(key: _ScanKey) -> tuple[Hit, ...]:
     """Scans are pure in the field's texts: the same field on the next Fill (or the next wizard
     step, or another tab) costs a dict lookup."""
@@ -84,7 +85,7 @@ _ID_NOISE = frozenset(
 _HAS_DIGIT = re.compile(r"\d")
 
 
-@lru_cache(maxsize=8192)
+@text_cache()
 def _clean_identifier(folded: str) -> str:
     """Drop noise words, digits and one-letter or hex fragments (UUIDs, counters)."""
     words = [

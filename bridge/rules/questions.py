@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from bridge.rules.countries import countries_in, us_state_regex
+from bridge.rules.memo import text_cache
 from bridge.rules.text import fold
 
 _JOB_COUNTRY_WORDS = (
@@ -54,7 +54,7 @@ _LOCATION_LINE = re.compile(
 )
 
 
-@lru_cache(maxsize=32)
+@text_cache()
 def job_country(title: str, url: str, job_text: str) -> str | None:
     """The one country the job is in (page title, a location line, the text), else None."""
     for text in (title, *(m.group(1) for m in _LOCATION_LINE.finditer(job_text[:30000]))):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
 from rapidfuzz import fuzz
 
@@ -12,6 +12,7 @@ from bridge.profile import LoadedProfile
 from bridge.rules.data import load_toml
 from bridge.rules.features import FieldText
 from bridge.rules.lang import guess_lang
+from bridge.rules.memo import text_cache
 from bridge.rules.model import Answer
 from bridge.rules.text import fold
 
@@ -62,7 +63,7 @@ def _has_word(words: tuple[str, ...], group: tuple[str, ...]) -> bool:
     return False
 
 
-@lru_cache(maxsize=4096)
+@text_cache()
 def intent_of(folded_question: str) -> str | None:
     """The one intent a question has (see `rules/options/intents.toml`), else None."""
     words = tuple(folded_question.split())

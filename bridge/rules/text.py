@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+
+from bridge.rules.memo import text_cache
 
 _CAMEL = re.compile(
     r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])"
@@ -12,16 +13,18 @@ _CAMEL = re.compile(
 _NON_WORD = re.compile(r"[^0-9a-z]+")
 
 
-@lru_cache(maxsize=8192)
+@text_cache()
 def fold(text: str) -> str:
     """Lower case, accents dropped, every non-alphanumeric run turned into one space."""
+    if text.isascii():  # most page text: nothing to decompose
+        return _NON_WORD.sub(" ", text.lower()).strip()
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     plain = plain.replace("ß", "ss").replace("ø", "o").replace("æ", "ae").replace("œ", "oe")
     return _NON_WORD.sub(" ", plain).strip()
 
 
-@lru_cache(maxsize=8192)
+@text_cache()
 def fold_identifier(text: str) -> str:
     """Like `fold`, but first splits camelCase and digit runs (`legalName2` → `legal name 2`)."""
     return fold(_CAMEL.sub(" ", text))

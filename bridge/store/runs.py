@@ -9,6 +9,7 @@ import apsw
 
 from bridge.clock import now_iso
 from bridge.forms import ApplyReport, FillPlan, FillRequest, Source
+from bridge.protocol.bounds import echo
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.store.crypto import Cipher, pack, unpack
 from bridge.store.db import query
@@ -108,7 +109,7 @@ def exists(conn: apsw.Connection, run_id: str) -> bool:
 
 def require(conn: apsw.Connection, run_id: str) -> None:
     if not exists(conn, run_id):
-        raise RelayError(ErrorCode.NOT_FOUND, f"no run {run_id!r}")
+        raise RelayError(ErrorCode.NOT_FOUND, f"no run {echo(run_id)}")
 
 
 def record_outcomes(conn: apsw.Connection, report: ApplyReport) -> int:

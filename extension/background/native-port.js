@@ -82,6 +82,8 @@ export class NativePort {
     this._pending = new Map();
     this._nextId = 1;
     this._lastSeq = 0;
+    /** @type {{seq: number, count: number, parts: string[], received: number}|null} */
+    this._eventChunks = null;
     /** @type {Promise<Record<string, any>>|null} */
     this._connecting = null;
     /** @type {ReturnType<typeof setTimeout>|null} */
@@ -157,6 +159,7 @@ export class NativePort {
     }
     this._port = port;
     this._lastSeq = 0;
+    this._eventChunks = null;
     this._onMessage = (message) => this._receive(message);
     this._onDisconnect = () => {
       // lastError must be read inside the listener, or Chrome logs "Unchecked runtime.lastError".
@@ -230,8 +233,13 @@ export class NativePort {
     if (!message || typeof message !== "object") return;
     if (message.type === "event") {
       const seq = Number(message.seq);
+      if (message.chunk) {
+        this._receiveEventChunk(seq, message.chunk);
+        return;
+      }
       if (!(seq > this._lastSeq)) return; // stale or repeated: the contract says seq only grows
       this._lastSeq = seq;
+      this._eventChunks = null; // a newer event: an unfinished chunked one will not complete
       this._notify({ kind: "event", seq, event: message.event ?? {} });
       return;
     }
@@ -270,6 +278,39 @@ export class NativePort {
       return;
     }
     this._settle(id, pending, whole);
+  }
+
+  /**
+   * A large event (a replayed resume) arrives as chunks that share its `seq`; a bad or unfinished
+   * one is dropped: its delivery was not acknowledged, so the bridge sends it again.
+   * @param {number} seq @param {{index: number, count: number, data: string}} chunk
+   */
+  _receiveEventChunk(seq, chunk) {
+    const { index, count, data } = chunk;
+    if (!(seq > this._lastSeq)) return;
+    if (this._eventChunks && this._eventChunks.seq !== seq) this._eventChunks = null;
+    const current = this._eventChunks;
+    const valid = Number.isInteger(count) && count > 0 && count <= 64 && Number.isInteger(index)
+      && index >= 0 && index < count && typeof data === "string"
+      && (!current || current.count === count) && !current?.parts[index];
+    if (!valid) {
+      this._eventChunks = null;
+      return;
+    }
+    const parts = current ?? { seq, count, parts: new Array(count), received: 0 };
+    this._eventChunks = parts;
+    parts.parts[index] = data;
+    parts.received += 1;
+    if (parts.received < count) return;
+    this._eventChunks = null;
+    this._lastSeq = seq;
+    let event;
+    try {
+      event = JSON.parse(parts.parts.join(""));
+    } catch {
+      return;
+    }
+    if (event && typeof event === "object") this._notify({ kind: "event", seq, event });
   }
 
   /** @param {string} id @param {Pending} pending @param {any} reply */

@@ -3,6 +3,7 @@
 // the element. Ids stay stable for an element across snapshots of the same page, so a plan made
 // from an older snapshot still finds its controls, and a re-rendered control reads as not_found.
 
+import { boundField, boundPage } from "./bounds.js";
 import * as drivers from "./drivers/index.js";
 import { isPlaceholderOption } from "./drivers/util.js";
 import {
@@ -219,7 +220,7 @@ export async function snapshot() {
       seen.set(key, ordinal + 1);
       entry.sig = { key, ordinal };
     }
-    fields.push(field);
+    fields.push(boundField(field));
   }
   // What the person can see, checked once the describes are done (they may open menus), in one
   // synchronous pass with the iframes of this document.
@@ -240,7 +241,7 @@ export async function snapshot() {
   lastTimings.fields = Math.round(t2 - t1);
   lastTimings.sight = Math.round(performance.now() - t2);
   lastTimings.slow = slow.sort((a, b) => b.ms - a.ms).slice(0, 15);
-  return { url: location.href, title: document.title, fields, frame_index: frameIndex(), child_frames: frameSights };
+  return { ...boundPage(location.href, document.title), fields, frame_index: frameIndex(), child_frames: frameSights };
 }
 
 /**
