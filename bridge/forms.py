@@ -176,6 +176,7 @@ class FieldDecision(BaseModel):
     confidence: float = Field(default=0.0, ge=0.0, le=1.0)
     status: Status = Status.LEAVE
     reason: str = ""  # which step decided it, and why
+    why: str = ""  # the reason in plain words, for the person (bridge.rules.explain)
     # Delivery sequence number within the run (set for decisions that do something): the
     # extension acknowledges `up_to_seq` and skips a (run, seq) it has already applied.
     seq: int | None = None
@@ -187,6 +188,7 @@ class FillPlan(BaseModel):
     llm_calls: int = 0
     llm_cost_usd: float = 0.0
     llm_status: str = "rules-only: no model configured"
+    llm_day_left_usd: float | None = None  # spending left today under the daily cap (None: no model)
     timings_ms: dict[str, float] = Field(default_factory=dict)
 
 
