@@ -51,7 +51,8 @@ _LAYOUT = """() => [...document.querySelectorAll('input, select, textarea, butto
 _COVERED = """(spots) => spots.filter((s) => s.shown).flatMap((s) =>
     [...document.querySelectorAll('input, select, textarea, button, a[href], label')].filter((el) => {
         const r = el.getBoundingClientRect();
-        return s.x >= r.left - 9 && s.x <= r.right + 9 && s.y >= r.top - 9 && s.y <= r.bottom + 9;
+        // The badge (18 px, centred on the spot) overlaps the control's box.
+        return s.x - 9 < r.right - 1 && s.x + 9 > r.left + 1 && s.y - 9 < r.bottom - 1 && s.y + 9 > r.top + 1;
     }).map((el) => [s.field_id, el.id || el.tagName]))"""
 
 
@@ -148,3 +149,131 @@ def test_the_side_panel_lists_every_field_with_its_source_and_counts(scene: Scen
     assert heading.startswith("Needs you")
 
 
+
+def _field_id(scene: Scene, label: str) -> str:
+    return next(f.field_id for f in scene.report.fields if f.label.startswith(label))
+
+
+def test_marks_cover_none_of_the_page_controls_and_rows_focus_their_field(scene: Scene) -> None:
+    state = scene.browser.worker.evaluate(_STATE, scene.tab_id)
+    spots = state["badges"]
+    assert any(s["shown"] for s in spots), spots
+    assert scene.page.evaluate(_COVERED, spots) == []
+    # A row's click scrolls to its field and focuses it.
+    email = _field_id(scene, "Email")
+    _row(scene.panel, email).locator("button.pick").click()
+    scene.page.wait_for_function("() => document.activeElement && document.activeElement.id === 'email'",
+                                 timeout=WAIT_MS)
+
+
+def test_edits_in_the_page_update_the_panel_live(scene: Scene) -> None:
+    why = _field_id(scene, "Why do you want")
+    scene.page.locator("#why").fill("I like the team.")
+    row = _row(scene.panel, why)
+    row.locator('.source[data-source="you"]').wait_for(timeout=WAIT_MS)
+    assert row.locator(".value").inner_text() == "I like the team."
+    # No longer waiting for the person.
+    _row(scene.panel, why, "needs").wait_for(state="detached", timeout=WAIT_MS)
+
+
+def test_undo_edit_in_place_and_undo_all_restore_react_state_exactly(scene: Scene) -> None:
+    page, panel = scene.page, scene.panel
+    after = page.evaluate(_READ)
+    changed = {k for k, v in after["dom"].items() if v != scene.before["dom"][k]} - {"why"}
+    assert {"first", "last", "email"} <= changed, after  # Relay filled these
+
+    # Undo one field from its row: back to exactly what was there, in the DOM and in React.
+    first = _field_id(scene, "First name")
+    _row(panel, first).get_by_role("button", name="Undo: First name").click()
+    page.wait_for_function("() => document.querySelector('#first').value === ''", timeout=WAIT_MS)
+    assert page.evaluate("() => window.__state.first") == ""
+    _row(panel, first).locator('.source[data-source=""]').wait_for(timeout=WAIT_MS)
+
+    # Edit in place from the panel: the value reaches React's state.
+    last = _field_id(scene, "Last name")
+    _row(panel, last).get_by_role("button", name="Edit: Last name").click()
+    editor = _row(panel, last).locator(".edit input")
+    editor.fill("Byron")
+    editor.press("Enter")
+    page.wait_for_function("() => window.__state.last === 'Byron'", timeout=WAIT_MS)
+    assert page.input_value("#last") == "Byron"
+    _row(panel, last).locator('.source[data-source="you"]').wait_for(timeout=WAIT_MS)
+
+    # Undo the whole fill: every field Relay (or the panel) changed is as it was before the Fill,
+    # React's state included; what the person typed in the page stays theirs. One thing no page
+    # event can do is un-choose a React radio group (a person cannot either): the panel says so,
+    # and lists it under "Needs you".
+    panel.get_by_role("button", name="Undo the whole fill").click()
+    page.wait_for_function("() => window.__state.email === ''", timeout=WAIT_MS)
+    panel.locator("p.message").wait_for(timeout=WAIT_MS)
+    now = page.evaluate(_READ)
+    expected = {**scene.before["dom"], "why": "I like the team.", "relocate": "Yes"}
+    assert now["dom"] == expected
+    assert {k: now["react"][k] for k in expected} == expected
+    assert panel.locator("p.message").inner_text().endswith('1 could not be put back (see "Needs you").')
+    relocate = _field_id(scene, "Are you willing to relocate?")
+    assert _rows(panel, "needs")[relocate]["need"].startswith("A choice cannot be taken back")
+    # Nothing was submitted on the way.
+    assert page.evaluate("() => window.__fixtureSubmits") == 0
+
+
+def test_the_side_panel_is_accessible_and_looks_finished(scene: Scene) -> None:
+    page, panel = scene.page, scene.panel
+    # Fill again after the undo, so the screenshots show a full review.
+    scene.browser.fill(page)
+    panel.wait_for_function("() => document.querySelectorAll('li.row .source[data-source=\"rules\"]').length > 3",
+                            timeout=WAIT_MS)
+    panel.evaluate(AXE.read_text("utf-8"))  # page evaluation is not subject to the page's CSP
+    result = panel.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    serious = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+               for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert serious == []
+
+    # Keyboard alone: Tab reaches the row buttons, and focus is visible.
+    panel.locator("button").first.focus()
+    panel.keyboard.press("Tab")
+    outline = panel.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert outline not in ("", "none")
+
+    # 200% zoom: the panel's CSS width halves; nothing runs off to the side.
+    for width in (180, 160):
+        panel.set_viewport_size({"width": width, "height": 900})
+        assert panel.evaluate("() => document.documentElement.scrollWidth <= innerWidth + 1"), width
+
+    for name, (width, height, side) in SIZES.items():
+        page.set_viewport_size({"width": width - side, "height": height})
+        panel.set_viewport_size({"width": side, "height": height})
+        page.wait_for_timeout(700)  # the marks follow the new layout
+        _side_by_side(scene, scene.shots / f"review-{name}.png", width, height, side)
+    assert all((scene.shots / f"review-{n}.png").stat().st_size > 10_000 for n in SIZES)
+
+
+def _side_by_side(scene: Scene, target: Path, width: int, height: int, side: int) -> None:
+    """One picture of the window: the form page on the left, the side panel on the right."""
+    left = base64.b64encode(scene.page.screenshot()).decode()
+    right = base64.b64encode(scene.panel.screenshot()).decode()
+    sheet = scene.browser.context.new_page()
+    try:
+        sheet.set_viewport_size({"width": width, "height": height})
+        sheet.set_content(
+            f'<body style="margin:0;display:flex;background:#9ca3af">'
+            f'<img src="data:image/png;base64,{left}" width="{width - side - 1}" height="{height}">'
+            f'<div style="width:1px;background:#6b7280"></div>'
+            f'<img src="data:image/png;base64,{right}" width="{side}" height="{height}"></body>')
+        sheet.screenshot(path=str(target))
+    finally:
+        sheet.close()
+
+
+def test_marks_go_with_one_click_and_when_the_panel_closes(scene: Scene) -> None:
+    page, panel, worker = scene.page, scene.panel, scene.browser.worker
+    marks = lambda: sum(worker.evaluate(_STATE, scene.tab_id)["marks"].values())  # noqa: E731
+    assert marks() > 0
+    panel.get_by_role("button", name="Hide marks on the page").click()
+    page.wait_for_function("() => !document.querySelector('relay-marks')", timeout=WAIT_MS)
+    assert marks() == 0
+    # A new Fill marks the page again; closing the side panel takes the marks away.
+    scene.browser.fill(page)
+    assert marks() > 0
+    panel.close()
+    page.wait_for_function("() => !document.querySelector('relay-marks')", timeout=WAIT_MS)

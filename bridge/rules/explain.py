@@ -89,12 +89,31 @@ def _left(decision: FieldDecision, reason: str, lowered: str) -> str:
     return "Relay did not recognise this question, so it left it for you."
 
 
+# Profile keys whose words are not simply their parts.
+_KEY_WORDS = {
+    "phone.full": "phone number",
+    "location.full": "location",
+    "address.line1": "street address",
+    "address.postal": "postal code",
+    "auth.work": "your right to work",
+    "documents.resume": "resume",
+    "documents.cover_letter": "cover letter",
+    "basics.email.confirm": "email (again)",
+    "work.years": "years of experience",
+    "start_date": "earliest start date",
+}
+
+
 def _words(key: str) -> str:
-    """A profile key as words: "basics.phoneNumber" -> "phone number"."""
-    last = key.rsplit(".", 1)[-1] if key else ""
-    if not last or last == "saved_answer":
+    """A profile key as words: "name.first" -> "first name", "basics.email" -> "email"."""
+    if not key or key in ("saved", "saved_answer"):
         return ""
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", last).replace("_", " ")
+    if key in _KEY_WORDS:
+        return _KEY_WORDS[key]
+    parts = [p for p in key.split(".") if p not in ("basics", "never")]
+    if len(parts) == 2 and parts[0] in ("name", "links"):
+        parts = [parts[1], "name" if parts[0] == "name" else "profile"]
+    spaced = " ".join(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", p).replace("_", " ") for p in parts)
     return spaced.casefold().strip()
 
 

@@ -48,6 +48,7 @@ const PANEL_PAGE = "sidepanel/panel.html";
  * @property {ReviewRow[]} rows
  * @property {boolean} marks_hidden
  * @property {string} message         the outcome of the latest whole-form action
+ * @property {{run_id: string, blocked: Review["blocked"]}} early  attempts of a run whose rows are still to come
  */
 
 /** @param {number} tabId */
@@ -116,7 +117,12 @@ export function createReview(port, fill) {
         title: tab?.title ?? old.title,
         error: model.error ?? null,
         note: String(model.note ?? ""),
-        blocked: [...(samePage && old.run_id === model.run_id ? old.blocked : []), ...(model.blocked ?? [])].slice(0, MAX_BLOCKED),
+        // Attempts reported apart from the fill (the guard's watch) may arrive before its rows.
+        blocked: [
+          ...(old.run_id === model.run_id ? old.blocked : []),
+          ...(old.early.run_id === model.run_id ? old.early.blocked : []),
+          ...(model.blocked ?? []),
+        ].slice(0, MAX_BLOCKED),
         counts: model.summary?.counts ?? {},
         llm: model.summary?.llm ?? emptyReview(tabId).llm,
         // Fields of earlier steps stay in the review: they are part of the same application.
@@ -138,9 +144,12 @@ export function createReview(port, fill) {
    * @returns {Promise<Record<string, any>>}
    */
   async function handle(message, sender) {
-    const tabId = sender.tab?.id ?? Number(message.tab_id);
-    if (!Number.isInteger(tabId)) return { ok: false, error: { code: "E_NO_TAB", message: "no tab for this review" } };
-    const frame = sender.tab ? String(sender.frameId ?? 0) : String(message.frame ?? "0");
+    // Relay's own pages (the side panel; in tests opened as a tab) name the tab; a content script
+    // speaks for its own tab and frame.
+    const fromPage = !String(sender.url ?? "").startsWith(chrome.runtime.getURL(""));
+    const tabId = fromPage ? sender.tab?.id : Number(message.tab_id);
+    if (tabId === undefined || !Number.isInteger(tabId)) return { ok: false, error: { code: "E_NO_TAB", message: "no tab for this review" } };
+    const frame = fromPage ? String(sender.frameId ?? 0) : String(message.frame ?? "0");
     const fieldId = String(message.field_id ?? "");
     switch (message.op) {
       case "get":
@@ -149,7 +158,13 @@ export function createReview(port, fill) {
         return publish(tabId, message.model ?? {});
       case "blocked":
         await update(tabId, (r) => {
-          r.blocked = [...r.blocked, ...(message.blocked ?? [])].slice(0, MAX_BLOCKED);
+          const runId = String(message.run_id ?? "");
+          if (runId && runId !== r.run_id) {
+            const kept = r.early.run_id === runId ? r.early.blocked : [];
+            r.early = { run_id: runId, blocked: [...kept, ...(message.blocked ?? [])].slice(0, MAX_BLOCKED) };
+          } else {
+            r.blocked = [...r.blocked, ...(message.blocked ?? [])].slice(0, MAX_BLOCKED);
+          }
         });
         return { ok: true };
       case "edited":
@@ -166,10 +181,10 @@ export function createReview(port, fill) {
         return undoField(tabId, frame, fieldId);
       case "set": {
         const reply = await toFrame(tabId, frame, { op: "set", field_id: fieldId, value: String(message.value ?? "") });
-        await changeRow(tabId, frame, fieldId, (row) => (reply.ok
+        await changeRow(tabId, frame, fieldId, (row) => (reply.done
           ? Object.assign(edited(row, String(reply.value ?? "")), { note: "Your value is in the form." })
           : Object.assign(row, { note: `Relay could not set this value: ${reply.detail || reply.error?.message || "the page refused it"}` })));
-        return reply;
+        return { ...reply, ok: Boolean(reply.done) };
       }
       case "refill": {
         const reply = await undoField(tabId, frame, fieldId);
@@ -194,7 +209,7 @@ export function createReview(port, fill) {
     try {
       return await sendToFrame(tabId, Number(frame), { relay: "field", ...message }, FIELD_TIMEOUT_MS);
     } catch (err) {
-      return { ok: false, detail: asRelayError(err).message };
+      return { ok: false, done: false, detail: asRelayError(err).message };
     }
   }
 
@@ -212,8 +227,8 @@ export function createReview(port, fill) {
   /** @param {number} tabId @param {string} frame @param {string} fieldId */
   async function undoField(tabId, frame, fieldId) {
     const reply = await toFrame(tabId, frame, { op: "undo", field_id: fieldId });
-    await changeRow(tabId, frame, fieldId, (row) => (reply.ok ? undone(row, String(reply.value ?? "")) : Object.assign(row, { note: reply.detail })));
-    return reply;
+    await changeRow(tabId, frame, fieldId, (row) => (reply.done ? undone(row, String(reply.value ?? "")) : notUndone(row, String(reply.detail ?? ""))));
+    return { ...reply, ok: Boolean(reply.done) };
   }
 
   /** @param {number} tabId */
@@ -232,11 +247,11 @@ export function createReview(port, fill) {
         const done = outcome.get(rowKey(row));
         if (!done) continue;
         if (done.ok) undone(row, String(done.value ?? ""));
-        else row.note = String(done.detail ?? "");
+        else notUndone(row, String(done.detail ?? ""));
       }
       r.message = failed
-        ? `Relay put back ${outcome.size - failed} fields; ${failed} could not be put back (marked below).`
-        : `Relay put back all ${outcome.size} fields it had changed.`;
+        ? `Relay put back ${plural(outcome.size - failed, "field")}; ${failed} could not be put back (see "Needs you").`
+        : `Relay put back all ${plural(outcome.size, "field")} it had changed.`;
     });
     return { ok: failed === 0, undone: outcome.size - failed, failed };
   }
@@ -295,6 +310,7 @@ function emptyReview(tabId) {
   return {
     tab_id: tabId, run_id: "", url: "", title: "", error: null, note: "", blocked: [], counts: {},
     llm: { calls: 0, cost_usd: 0, status: "", day_left_usd: null }, rows: [], marks_hidden: false, message: "",
+    early: { run_id: "", blocked: [] },
   };
 }
 
@@ -316,7 +332,7 @@ function toRow(raw) {
   const applied = String(raw.applied ?? "");
   const status = String(raw.status ?? "leave");
   const gave = applied === "applied" && (status === "fill" || status === "flag");
-  const value = String(raw.value ?? "");
+  const value = String(raw.value || raw.shown || "");
   /** @type {ReviewRow} */
   const row = {
     frame: String(raw.frame ?? "0"),
@@ -328,7 +344,7 @@ function toRow(raw) {
     options: Array.isArray(raw.options) ? raw.options.map(String) : [],
     key: String(raw.key ?? ""),
     value,
-    relay_value: gave ? value : "",
+    relay_value: gave ? String(raw.value ?? "") : "",
     source: applied === "user_edited" ? "you" : gave ? sourceOf(raw) : "",
     confidence: Number(raw.confidence ?? 0),
     status,
@@ -387,4 +403,16 @@ function undone(row, value) {
   row.needs = row.required && !value ? "Required, and still empty." : "";
   row.note = "Back to what was there before Relay.";
   return row;
+}
+
+/** Relay could not put the field back: it needs the person. @param {ReviewRow} row @param {string} detail */
+function notUndone(row, detail) {
+  row.note = "";
+  row.needs = detail || "Relay could not put this field back as it was; please check it.";
+  return row;
+}
+
+/** @param {number} n @param {string} word */
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

@@ -6,7 +6,7 @@ import { applyDecisions } from "./apply.js";
 import { forgetFilled } from "./edits.js";
 import { clearMarks, setMark } from "./marks.js";
 import { registry, trackedValue } from "./snapshot.js";
-import { canUndo, undo, valueBefore } from "./undo.js";
+import { canUndo, undo, undoMany, valueBefore } from "./undo.js";
 
 /** @typedef {import("./snapshot.js").Entry} Entry */
 /** @typedef {{section: string, required: boolean, widget: string, options: string[], lang: string}} Facts */
@@ -86,13 +86,9 @@ export async function fieldOp(message) {
     return { ok: true };
   }
   if (op === "undo-all") {
-    const results = [];
-    for (const entry of registry.values()) {
-      if (!canUndo(entry)) continue;
-      const done = await undo(entry);
-      if (done.ok) setMark(entry.id, null);
-      results.push({ field_id: entry.id, ...done });
-    }
+    const entries = [...registry.values()].filter(canUndo);
+    const results = (await undoMany(entries)).map((done, i) => ({ field_id: entries[i].id, ...done }));
+    for (const r of results) if (r.ok) setMark(r.field_id, null);
     return { ok: results.every((r) => r.ok), results };
   }
   const id = String(message.field_id ?? "");

@@ -7,7 +7,7 @@ import { fieldFacts, fieldOp, noteFields, startLiveEdits } from "./field_ops.js"
 import { badgeSpots, classify, clearMarks, markCounts, onMarkAction, showMarks } from "./marks.js";
 import { wellFormed } from "./dom.js";
 import { postingText } from "./posting.js";
-import { lastTimings, registry, snapshot, visualTarget } from "./snapshot.js";
+import { lastTimings, registry, snapshot, trackedValue, visualTarget } from "./snapshot.js";
 import { armGuard, guardField, guardRootsOf, releaseGuard } from "./submit_guard.js";
 import { watchForNewFields } from "./watch.js";
 
@@ -47,7 +47,11 @@ export async function handleMessage(message) {
       // The submit guard around an apply (submit_guard.js); the worker arms every frame first.
       const runId = String(message.run_id ?? "");
       if (message.op === "arm") return { ok: true, ...armGuard(runId) };
-      if (message.op === "release") return { ok: true, blocked: releaseGuard(runId) };
+      if (message.op === "release") {
+        const blocked = releaseGuard(runId);
+        showPendingMarks();
+        return { ok: true, blocked };
+      }
       return { ok: false, error: { code: "E_UNKNOWN_MESSAGE", message: `unknown guard op ${message.op}` } };
     }
     case "apply":
@@ -62,9 +66,12 @@ export async function handleMessage(message) {
         : { op: "blocked", run_id: String(message.run_id ?? ""), blocked: message.blocked ?? [] });
     case "focus":
       return { ok: focusField(String(message.field_id)) };
-    case "field":
-      // An action on one field (or all: op "undo-all") from the side panel or a mark.
-      return fieldOp(message);
+    case "field": {
+      // An action on one field (or all: op "undo-all") from the side panel or a mark. The message
+      // itself succeeds; `done` says whether the action did (a refusal is an answer, not an error).
+      const reply = await fieldOp(message);
+      return { ...reply, ok: true, done: reply.ok !== false };
+    }
     case "clear":
       clearMarks();
       return { ok: true };
@@ -106,6 +113,7 @@ async function apply(decisions) {
       label: String(decision.label ?? ""),
       kind,
       value: result?.status === "applied" || result?.status === "user_edited" ? String(result.value_after ?? "") : "",
+      shown: entry ? trackedValue(entry) : "", // what the field shows now, whoever put it there
       tip,
       ...reviewFacts(decision, result),
     });
@@ -117,11 +125,28 @@ async function apply(decisions) {
       : [visualTarget(entry.el)];
     items.push({ targets, tracked: entry.el, kind, tip, field_id: String(decision.field_id), keep: decision.status === "keep" });
   }
-  const marking = performance.now();
-  showMarks(items);
-  lastApplyTimings.marks = Math.round(performance.now() - marking);
+  // Drawn once the guard lets go (every frame has applied): the marks come with the review.
+  pendingMarks = items;
+  clearTimeout(pendingTimer);
+  pendingTimer = setTimeout(showPendingMarks, MARKS_LATEST_MS);
   lastApplyTimings.total = Math.round(performance.now() - started);
   return { ok: true, results, rows, timings_ms: { apply: performance.now() - started } };
+}
+
+/** @type {import("./marks.js").MarkItem[]|null} marks of the latest apply, not drawn yet */
+let pendingMarks = null;
+/** @type {ReturnType<typeof setTimeout>|undefined} */
+let pendingTimer;
+// A frame the guard never held gets no release: its marks are drawn after this long anyway.
+const MARKS_LATEST_MS = 10_000;
+
+function showPendingMarks() {
+  clearTimeout(pendingTimer);
+  if (!pendingMarks) return;
+  const marking = performance.now();
+  showMarks(pendingMarks);
+  pendingMarks = null;
+  lastApplyTimings.marks = Math.round(performance.now() - marking);
 }
 
 /**

@@ -2,6 +2,7 @@
 // Values go back through the prototypes' setters and bubbling events, as apply does, so pages
 // built on React (whose inputs keep their own copy of the value) see the change too.
 
+import { nextTask } from "./drivers/util.js";
 import { asRelay, forgetFilled } from "./edits.js";
 import { trackedValue } from "./snapshot.js";
 
@@ -39,18 +40,40 @@ export function valueBefore(entry) {
  * @returns {Promise<{ok: boolean, value: string, detail: string}>}
  */
 export async function undo(entry) {
-  const saved = before.get(entry.el);
-  if (!saved) return { ok: true, value: trackedValue(entry), detail: "Relay had not changed this field" };
-  await asRelay([entry.el, ...entry.members, ...saved.controls.map((c) => c.el)], async () => {
-    for (const state of saved.controls) restore(state);
-  });
-  const value = trackedValue(entry);
-  if (value !== saved.shown) {
-    return { ok: false, value, detail: "Relay could not put this field back as it was; please change it yourself" };
+  const [done] = await undoMany([entry]);
+  return done;
+}
+
+/**
+ * Put back several fields, then check each once the page has re-rendered: a page that keeps its
+ * own state (React) may put a value back that no event of the page's own can take away (a radio
+ * group where nothing was chosen).
+ * @param {Entry[]} entries
+ * @returns {Promise<{ok: boolean, value: string, detail: string}[]>}
+ */
+export async function undoMany(entries) {
+  const work = entries.map((entry) => ({ entry, saved: before.get(entry.el) }));
+  for (const { entry, saved } of work) {
+    if (!saved) continue;
+    await asRelay([entry.el, ...entry.members, ...saved.controls.map((c) => c.el)], async () => {
+      for (const state of saved.controls) restore(state);
+      await nextTask(); // the page's re-render, inside the window where its events are Relay's
+    });
   }
-  before.delete(entry.el);
-  forgetFilled(entry.el);
-  return { ok: true, value, detail: "" };
+  await nextTask();
+  return work.map(({ entry, saved }) => {
+    const value = trackedValue(entry);
+    if (!saved) return { ok: true, value, detail: "Relay had not changed this field." };
+    if (value !== saved.shown) {
+      const detail = entry.widget === "radio_group" && !saved.shown
+        ? "A choice cannot be taken back on this page: nothing was chosen before Relay. Please choose the right answer yourself."
+        : "The page would not let Relay put this back as it was; please change it yourself.";
+      return { ok: false, value, detail };
+    }
+    before.delete(entry.el);
+    forgetFilled(entry.el);
+    return { ok: true, value, detail: "" };
+  });
 }
 
 /** @param {Entry} entry @returns {Element[]} */
@@ -80,13 +103,10 @@ function restore(state) {
   const { el } = state;
   if (el instanceof HTMLInputElement && state.checked !== undefined) {
     if (el.checked === state.checked) return;
-    // A click is what React (and most pages) listen to on a checkbox or radio.
-    if (el.type === "checkbox" || state.checked) {
-      el.click();
-      return;
-    }
-    setProp(HTMLInputElement.prototype, el, "checked", false);
-    fire(el, "input", "change");
+    // A click is what React (and most pages) listen to on a checkbox or radio. A radio is never
+    // unticked behind the page's back: a page that keeps its own state (React) would still hold
+    // the choice while the form shows none, and send it. The check after the undo reports it.
+    if (el.type === "checkbox" || state.checked) el.click();
     return;
   }
   if (el instanceof HTMLInputElement && state.files !== undefined) {

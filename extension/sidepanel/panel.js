@@ -78,9 +78,19 @@ async function ask(request) {
   }
 }
 
-/** @param {string} text */
+/** @type {ReturnType<typeof setTimeout>|undefined} */
+let sayTimer;
+
+/** A short note on the latest action, read out by screen readers; it goes after a while. @param {string} text */
 function say(text) {
   status.textContent = text;
+  clearTimeout(sayTimer);
+  sayTimer = setTimeout(() => { status.textContent = ""; }, 10_000);
+}
+
+/** @param {number} n @param {string} one @param {string} many */
+function count(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 function render() {
@@ -121,12 +131,12 @@ function summary(r) {
   box.append(el("p", "", VERDICT_WORDS.map(([k, words]) => `${c[k] ?? 0} ${words}`).join(", ")));
   box.append(el("p", "", `Values from: ${SOURCE_COUNT_WORDS.map(([k, words]) => `${c[`source:${k}`] ?? 0} ${words}`).join(", ")}`));
   const yours = r.rows.filter((row) => row.source === "you").length;
-  if (yours) box.append(el("p", "", `You changed ${yours} field${yours === 1 ? "" : "s"} since.`));
+  if (yours) box.append(el("p", "", `You changed ${count(yours, "field", "fields")} since.`));
   const llm = r.llm;
   const left = typeof llm.day_left_usd === "number" ? `; ${money(llm.day_left_usd)} left to spend today` : "";
   box.append(el("p", "", llm.calls
     ? `Model: ${llm.calls} call${llm.calls === 1 ? "" : "s"}, ${money(llm.cost_usd)}${left}`
-    : `Model: not used (${plainStatus(llm.status)})${left}`));
+    : `Model: not used — ${plainStatus(llm.status)}${left}`));
   return box;
 }
 
@@ -136,8 +146,8 @@ function tools() {
     button("Undo the whole fill", async () => {
       say("Putting back what was there before Relay…");
       const reply = await ask({ op: "undo-all" });
-      if (reply.ok) say(`Put back ${reply.undone} fields.`);
-      else if (reply.failed) say(`${reply.failed} fields could not be put back; they are marked below.`);
+      if (reply.ok) say(`Put back ${count(reply.undone, "field", "fields")}.`);
+      else if (reply.failed) say(`${count(reply.failed, "field", "fields")} could not be put back: see "Needs you".`);
     }, "undo-all"),
     button(review?.marks_hidden ? "Marks hidden" : "Hide marks on the page", async () => {
       await ask({ op: "hide-marks" });
@@ -169,7 +179,7 @@ function rowItem(row, where) {
   if (row.required) label.append(el("span", "required", " (required)"));
   const shown = row.value && row.value !== "unchecked" ? row.value : "empty";
   pick.append(label, el("span", shown === "empty" ? "value none" : "value", shown));
-  pick.setAttribute("aria-label", `${row.label || "Field"}: ${shown}. Go to the field.`);
+  pick.title = "Go to the field";
   li.append(pick);
 
   const facts = el("p", "facts");
