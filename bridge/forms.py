@@ -188,7 +188,8 @@ class FillPlan(BaseModel):
     llm_calls: int = 0
     llm_cost_usd: float = 0.0
     llm_status: str = "rules-only: no model configured"
-    llm_day_left_usd: float | None = None  # spending left today under the daily cap (None: no model)
+    # Spending left today under the daily cap (None without a model).
+    llm_day_left_usd: float | None = None
     timings_ms: dict[str, float] = Field(default_factory=dict)
 
 

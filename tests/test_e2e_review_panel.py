@@ -4,7 +4,7 @@
 Headless Chromium shows no browser UI, so no side panel: the test opens the side panel's own
 page (`sidepanel/panel.html?tab=<id>`, exactly what the side panel loads for that tab) as a second
 page sized like the side panel beside the form page, and acts on it as the person would.
-Screenshots of both side by side, at 1280×900 and 1024×700, go to `<tmp>/screenshots/`.
+Screenshots of both side by side, at 1280x900 and 1024x700, go to `<tmp>/screenshots/`.
 
 The form (tests/fixtures/pages/review.html) is React-controlled throughout (vendored React 18):
 undo must reach React's state, not only the DOM.
@@ -42,18 +42,29 @@ _REVIEW = """async (tabId) => globalThis.relayReview.read(tabId)"""
 _READ = "() => ({dom: window.__fixture.read(), react: {...window.__state}})"
 # Where each of the page's own controls is, and their attributes: marks never move or change them
 # (React mirrors a text input's value into its `value` attribute: that one is the fill itself).
-_LAYOUT = """() => [...document.querySelectorAll('input, select, textarea, button, label')].map((el) => {
+_LAYOUT = """() => [...document.querySelectorAll('input, select, textarea, button, label')]
+  .map((el) => {
     const r = el.getBoundingClientRect();
     const mirrored = (a) => a.name === 'value' && !['radio', 'checkbox'].includes(el.type);
-    return {id: el.id || el.name || el.textContent.trim().slice(0, 20), box: [r.x, r.y, r.width, r.height],
-            attrs: [...el.attributes].filter((a) => !mirrored(a)).map((a) => a.name + '=' + a.value).sort().join(' ')};
-})"""
+    const attrs = [...el.attributes].filter((a) => !mirrored(a)).map((a) => a.name + '=' + a.value);
+    return {id: el.id || el.name || el.textContent.trim().slice(0, 20),
+            box: [r.x, r.y, r.width, r.height], attrs: attrs.sort().join(' ')};
+  })"""
 _COVERED = """(spots) => spots.filter((s) => s.shown).flatMap((s) =>
-    [...document.querySelectorAll('input, select, textarea, button, a[href], label')].filter((el) => {
+    [...document.querySelectorAll('input, select, textarea, button, a[href], label')]
+    .filter((el) => {
         const r = el.getBoundingClientRect();
         // The badge (18 px, centred on the spot) overlaps the control's box.
-        return s.x - 9 < r.right - 1 && s.x + 9 > r.left + 1 && s.y - 9 < r.bottom - 1 && s.y + 9 > r.top + 1;
+        return s.x - 9 < r.right - 1 && s.x + 9 > r.left + 1
+            && s.y - 9 < r.bottom - 1 && s.y + 9 > r.top + 1;
     }).map((el) => [s.field_id, el.id || el.tagName]))"""
+_ROWS = """(where) => [...document.querySelectorAll(`li.row[data-where="${where}"]`)].map((li) => ({
+    field: li.dataset.fieldId, source: li.dataset.source,
+    label: li.querySelector('.label').textContent,
+    value: li.querySelector('.value').textContent,
+    why: li.querySelector('.why')?.textContent ?? '',
+    need: li.querySelector('.need')?.textContent ?? '',
+    sourceText: li.querySelector('.source').textContent}))"""
 
 
 @dataclass
@@ -93,17 +104,7 @@ def scene(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[S
 
 
 def _rows(panel: Any, where: str = "all") -> dict[str, dict[str, str]]:
-    return {
-        r["field"]: r
-        for r in panel.evaluate(
-            """(where) => [...document.querySelectorAll(`li.row[data-where="${where}"]`)].map((li) => ({
-                field: li.dataset.fieldId, source: li.dataset.source,
-                label: li.querySelector('.label').textContent, value: li.querySelector('.value').textContent,
-                why: li.querySelector('.why')?.textContent ?? '', need: li.querySelector('.need')?.textContent ?? '',
-                sourceText: li.querySelector('.source').textContent}))""",
-            where,
-        )
-    }
+    return {r["field"]: r for r in panel.evaluate(_ROWS, where)}
 
 
 def _row(panel: Any, field_id: str, where: str = "all") -> Any:
@@ -162,8 +163,8 @@ def test_marks_cover_none_of_the_page_controls_and_rows_focus_their_field(scene:
     # A row's click scrolls to its field and focuses it.
     email = _field_id(scene, "Email")
     _row(scene.panel, email).locator("button.pick").click()
-    scene.page.wait_for_function("() => document.activeElement && document.activeElement.id === 'email'",
-                                 timeout=WAIT_MS)
+    scene.page.wait_for_function(
+        "() => document.activeElement && document.activeElement.id === 'email'", timeout=WAIT_MS)
 
 
 def test_edits_in_the_page_update_the_panel_live(scene: Scene) -> None:
@@ -210,7 +211,8 @@ def test_undo_edit_in_place_and_undo_all_restore_react_state_exactly(scene: Scen
     expected = {**scene.before["dom"], "why": "I like the team.", "relocate": "Yes"}
     assert now["dom"] == expected
     assert {k: now["react"][k] for k in expected} == expected
-    assert panel.locator("p.message").inner_text().endswith('1 could not be put back (see "Needs you").')
+    message = panel.locator("p.message").inner_text()
+    assert message.endswith('1 could not be put back (see "Needs you").'), message
     relocate = _field_id(scene, "Are you willing to relocate?")
     assert _rows(panel, "needs")[relocate]["need"].startswith("A choice cannot be taken back")
     # Nothing was submitted on the way.
@@ -221,8 +223,9 @@ def test_the_side_panel_is_accessible_and_looks_finished(scene: Scene) -> None:
     page, panel = scene.page, scene.panel
     # Fill again after the undo, so the screenshots show a full review.
     scene.browser.fill(page)
-    panel.wait_for_function("() => document.querySelectorAll('li.row .source[data-source=\"rules\"]').length > 3",
-                            timeout=WAIT_MS)
+    panel.wait_for_function(
+        """() => document.querySelectorAll('li.row .source[data-source="rules"]').length > 3""",
+        timeout=WAIT_MS)
     panel.evaluate(AXE.read_text("utf-8"))  # page evaluation is not subject to the page's CSP
     result = panel.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     serious = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
@@ -267,7 +270,10 @@ def _side_by_side(scene: Scene, target: Path, width: int, height: int, side: int
 
 def test_marks_go_with_one_click_and_when_the_panel_closes(scene: Scene) -> None:
     page, panel, worker = scene.page, scene.panel, scene.browser.worker
-    marks = lambda: sum(worker.evaluate(_STATE, scene.tab_id)["marks"].values())  # noqa: E731
+
+    def marks() -> int:
+        return sum(worker.evaluate(_STATE, scene.tab_id)["marks"].values())
+
     assert marks() > 0
     panel.get_by_role("button", name="Hide marks on the page").click()
     page.wait_for_function("() => !document.querySelector('relay-marks')", timeout=WAIT_MS)

@@ -89,6 +89,7 @@ def count(rows: list[FieldReport]) -> dict[str, int]:
     `bridge.store.runs.source_counts`), and per page outcome: the review panel and `relay history`
     count the same way."""
     counts: dict[str, int] = {"fields": len(rows)}
+    counts.update({f"source:{key}": 0 for key in SOURCE_WORDS if key != "none"})
     for row in rows:
         counts[row.status] = counts.get(row.status, 0) + 1
         if row.status in ("fill", "flag"):
@@ -140,11 +141,13 @@ SOURCE_WORDS = {"profile": "rules", "saved_answer": "saved answers", "llm": "mod
 
 def sources_line(counts: dict[str, int]) -> str:
     """"12 rules, 2 saved answers, 1 model" from `source:*` counts."""
-    parts = [
-        f"{counts.get(f'source:{key}', 0)} {words}"
-        for key, words in SOURCE_WORDS.items()
-        if key != "none"
-    ]
+    parts = []
+    for key, words in SOURCE_WORDS.items():
+        n = counts.get(f"source:{key}", 0)
+        if key == "saved_answer" and n == 1:
+            words = "saved answer"
+        if key != "none":
+            parts.append(f"{n} {words}")
     return ", ".join(parts)
 
 

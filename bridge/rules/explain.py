@@ -14,7 +14,9 @@ from bridge.forms import FieldDecision, Source, Status
 # Reasons written for a person already: shown as they are.
 _PLAIN_PREFIXES = ("your saved answer", "default:", "you ")
 _TRACE = re.compile(r"\b[a-z-]+:[a-z]")
-_LLM = re.compile(r"^llm(?: draft)? \((?P<tier>[^)]*)\)(?:; review it\.)?(?: rests on:| from) (?P<cites>.*)$")
+_LLM = re.compile(
+    r"^llm(?: draft)? \((?P<tier>[^)]*)\)(?:; review it\.)?(?: rests on:| from) (?P<cites>.*)$"
+)
 
 
 def plain_reason(decision: FieldDecision) -> str:
@@ -54,7 +56,8 @@ def _filled(decision: FieldDecision, reason: str) -> str:
         model = f" ({match['tier']} tier)" if match and match["tier"] else ""
         cites = match["cites"].strip() if match else ""
         found = f" The check found it rests on: {cites}." if cites else ""
-        return f"Written by the model{model} and checked against your profile and resume.{found}{check}"
+        checked = "checked against your profile and resume"
+        return f"Written by the model{model} and {checked}.{found}{check}"
     if decision.source is Source.SAVED_ANSWER:
         return f"From an answer you saved for a similar question.{check}"
     what = _words(decision.key)
@@ -81,7 +84,9 @@ def _left(decision: FieldDecision, reason: str, lowered: str) -> str:
         why = reason.split(";", 1)[1].strip() if ";" in reason else ""
         why = why.split("; llm:", 1)[0].strip()
         what = _words(decision.key)
-        head = f"Relay knows this asks for {what}, but" if what else "Relay recognised the question, but"
+        head = "Relay recognised the question, but"
+        if what:
+            head = f"Relay knows this asks for {what}, but"
         tail = f": {why}" if why and not _TRACE.search(why) else ""
         return _sentence(f"{head} your profile has no answer for it{tail}")
     if lowered.startswith("below-bar"):

@@ -129,7 +129,11 @@ function summary(r) {
   box.setAttribute("aria-label", "This fill");
   const c = r.counts;
   box.append(el("p", "", VERDICT_WORDS.map(([k, words]) => `${c[k] ?? 0} ${words}`).join(", ")));
-  box.append(el("p", "", `Values from: ${SOURCE_COUNT_WORDS.map(([k, words]) => `${c[`source:${k}`] ?? 0} ${words}`).join(", ")}`));
+  const from = SOURCE_COUNT_WORDS.map(([k, words]) => {
+    const n = c[`source:${k}`] ?? 0;
+    return `${n} ${n === 1 && k === "saved_answer" ? "saved answer" : words}`;
+  });
+  box.append(el("p", "", `Values from: ${from.join(", ")}`));
   const yours = r.rows.filter((row) => row.source === "you").length;
   if (yours) box.append(el("p", "", `You changed ${count(yours, "field", "fields")} since.`));
   const llm = r.llm;
