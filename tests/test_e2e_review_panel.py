@@ -160,8 +160,13 @@ def test_marks_cover_none_of_the_page_controls_and_rows_focus_their_field(scene:
     spots = state["badges"]
     assert any(s["shown"] for s in spots), spots
     assert scene.page.evaluate(_COVERED, spots) == []
-    # A row's click scrolls to its field and focuses it.
+    # A badge's menu holds the field's actions: Accept, from the page.
     email = _field_id(scene, "Email")
+    spot = next(s for s in spots if s["field_id"] == email)
+    scene.page.mouse.click(spot["x"], spot["y"])
+    scene.page.keyboard.press("Enter")  # the menu opens with its first action, Accept, focused
+    _row(scene.panel, email).locator(".facts", has_text="accepted").wait_for(timeout=WAIT_MS)
+    # A row's click scrolls to its field and focuses it.
     _row(scene.panel, email).locator("button.pick").click()
     scene.page.wait_for_function(
         "() => document.activeElement && document.activeElement.id === 'email'", timeout=WAIT_MS)
@@ -189,6 +194,11 @@ def test_undo_edit_in_place_and_undo_all_restore_react_state_exactly(scene: Scen
     page.wait_for_function("() => document.querySelector('#first').value === ''", timeout=WAIT_MS)
     assert page.evaluate("() => window.__state.first") == ""
     _row(panel, first).locator('.source[data-source=""]').wait_for(timeout=WAIT_MS)
+    # Fill again: Relay decides that field afresh; the others keep what they hold.
+    _row(panel, first).get_by_role("button", name="Fill again: First name").click()
+    page.wait_for_function("() => window.__state.first === 'Ada'", timeout=WAIT_MS)
+    _row(panel, first).locator('.source[data-source="rules"]').wait_for(timeout=WAIT_MS)
+    assert page.input_value("#why") == "I like the team."
 
     # Edit in place from the panel: the value reaches React's state.
     last = _field_id(scene, "Last name")
