@@ -13,6 +13,7 @@ undo must reach React's state, not only the DOM.
 from __future__ import annotations
 
 import base64
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -180,6 +181,13 @@ def test_edits_in_the_page_update_the_panel_live(scene: Scene) -> None:
     assert row.locator(".value").inner_text() == "I like the team."
     # No longer waiting for the person.
     _row(scene.panel, why, "needs").wait_for(state="detached", timeout=WAIT_MS)
+    # A password is the person's alone: the review says it holds something, never what.
+    password = _field_id(scene, "Create a password")
+    scene.page.locator("#password").fill("correct horse battery")
+    _row(scene.panel, password).locator(".value", has_text="(filled in; not shown)").wait_for(
+        timeout=WAIT_MS)
+    review = scene.browser.worker.evaluate(_REVIEW, scene.tab_id)
+    assert "correct horse" not in json.dumps(review)
 
 
 def test_undo_edit_in_place_and_undo_all_restore_react_state_exactly(scene: Scene) -> None:
@@ -218,7 +226,8 @@ def test_undo_edit_in_place_and_undo_all_restore_react_state_exactly(scene: Scen
     page.wait_for_function("() => window.__state.email === ''", timeout=WAIT_MS)
     panel.locator("p.message").wait_for(timeout=WAIT_MS)
     now = page.evaluate(_READ)
-    expected = {**scene.before["dom"], "why": "I like the team.", "relocate": "Yes"}
+    expected = {**scene.before["dom"], "why": "I like the team.", "relocate": "Yes",
+                "password": "correct horse battery"}
     assert now["dom"] == expected
     assert {k: now["react"][k] for k in expected} == expected
     message = panel.locator("p.message").inner_text()

@@ -106,6 +106,11 @@ _KEY_WORDS = {
     "basics.email.confirm": "email (again)",
     "work.years": "years of experience",
     "start_date": "earliest start date",
+    "relocate": "willingness to relocate",
+    "sponsorship": "visa sponsorship",
+    "over18": "whether you are over 18",
+    "how_heard": "how you heard of the job",
+    "notice": "notice period",
 }
 
 

@@ -17,6 +17,9 @@ const CHOICE_WIDGETS = new Set(["select", "radio_group", "checkbox_group", "comb
 
 /** @type {Map<string, Facts>} */
 const facts = new Map();
+/** @type {Set<string>} fields whose values never leave the page, not even to the review */
+const secret = new Set();
+const SECRET_TEXT = "(filled in; not shown)";
 /** @type {Map<string, ReturnType<typeof setTimeout>>} */
 const pendingEdits = new Map();
 let listening = false;
@@ -35,6 +38,23 @@ export function noteFields(fields) {
   }
 }
 
+/**
+ * Fields Relay never fills (passwords, ID numbers, consent) are the person's alone: the review
+ * shows that they hold something, never what.
+ * @param {string} id
+ */
+export function keepSecret(id) {
+  secret.add(id);
+}
+
+/** What the review may show of a field's value. @param {Entry} entry */
+export function shownValue(entry) {
+  const value = trackedValue(entry);
+  const password = entry.widget === "password" || (entry.el instanceof HTMLInputElement && entry.el.type === "password");
+  if (!password && !secret.has(entry.id)) return value;
+  return value ? SECRET_TEXT : "";
+}
+
 /** @param {string} id @returns {Facts|Record<string, never>} */
 export function fieldFacts(id) {
   return facts.get(id) ?? {};
@@ -51,7 +71,7 @@ export function startLiveEdits() {
     clearTimeout(pendingEdits.get(entry.id));
     pendingEdits.set(entry.id, setTimeout(() => {
       pendingEdits.delete(entry.id);
-      chrome.runtime.sendMessage({ relay_bg: "review", op: "edited", field_id: entry.id, value: trackedValue(entry) })
+      chrome.runtime.sendMessage({ relay_bg: "review", op: "edited", field_id: entry.id, value: shownValue(entry) })
         .catch(() => {});
     }, EDIT_SETTLE_MS));
   };

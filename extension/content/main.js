@@ -3,11 +3,11 @@
 
 import { applyDecisions, lastApplyTimings } from "./apply.js";
 import { startEditTracking } from "./edits.js";
-import { fieldFacts, fieldOp, noteFields, startLiveEdits } from "./field_ops.js";
+import { fieldFacts, fieldOp, keepSecret, noteFields, shownValue, startLiveEdits } from "./field_ops.js";
 import { badgeSpots, classify, clearMarks, markCounts, onMarkAction, showMarks } from "./marks.js";
 import { wellFormed } from "./dom.js";
 import { postingText } from "./posting.js";
-import { lastTimings, registry, snapshot, trackedValue, visualTarget } from "./snapshot.js";
+import { lastTimings, registry, snapshot, visualTarget } from "./snapshot.js";
 import { armGuard, guardField, guardRootsOf, releaseGuard } from "./submit_guard.js";
 import { watchForNewFields } from "./watch.js";
 
@@ -105,6 +105,7 @@ async function apply(decisions) {
   const rows = [];
   for (const decision of decisions) {
     const result = byId.get(String(decision.field_id));
+    if (decision.status === "never" && !NOT_SECRET.has(String(decision.key))) keepSecret(String(decision.field_id));
     const { kind, tip } = classify(decision, result);
     const entry = registry.get(String(decision.field_id));
     rows.push({
@@ -113,7 +114,7 @@ async function apply(decisions) {
       label: String(decision.label ?? ""),
       kind,
       value: result?.status === "applied" || result?.status === "user_edited" ? String(result.value_after ?? "") : "",
-      shown: entry ? trackedValue(entry) : "", // what the field shows now, whoever put it there
+      shown: entry ? shownValue(entry) : "", // what the field shows now, whoever put it there
       tip,
       ...reviewFacts(decision, result),
     });
@@ -132,6 +133,9 @@ async function apply(decisions) {
   lastApplyTimings.total = Math.round(performance.now() - started);
   return { ok: true, results, rows, timings_ms: { apply: performance.now() - started } };
 }
+
+// Fields Relay never fills whose values are no secret: the review may show them.
+const NOT_SECRET = new Set(["never.consent", "never.honeypot"]);
 
 /** @type {import("./marks.js").MarkItem[]|null} marks of the latest apply, not drawn yet */
 let pendingMarks = null;

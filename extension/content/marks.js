@@ -24,7 +24,7 @@ import { RELAY_UI_ATTR } from "./snapshot.js";
 const COLORS = { filled: "#15803d", review: "#b45309", left: "#4b5563", edited: "#1d4ed8" };
 const SYMBOLS = { filled: "✓", review: "?", left: "–", edited: "✎" };
 const BADGE = 18;
-const GAP = 4;
+const GAP = 5; // from the field's edge: clear of the ring
 const ACTIONS = /** @type {const} */ ([
   ["accept", "Accept"], ["undo", "Undo"], ["edit", "Edit"], ["refill", "Fill again"],
   ["save", "Save this answer"], ["hide", "Hide all marks"],
@@ -263,7 +263,10 @@ function position() {
     ring.classList.toggle("hidden", !rect);
     badge.classList.toggle("hidden", !spots[i]);
     if (rect) {
-      Object.assign(ring.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
+      // Just outside the field: its own border and text stay readable (the ring lets clicks through).
+      Object.assign(ring.style, {
+        left: `${rect.left - 3}px`, top: `${rect.top - 3}px`, width: `${rect.width + 6}px`, height: `${rect.height + 6}px`,
+      });
     }
     const spot = spots[i];
     if (spot) Object.assign(badge.style, { left: `${spot.x}px`, top: `${spot.y}px` });
