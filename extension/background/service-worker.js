@@ -76,6 +76,12 @@ chrome.commands.onCommand.addListener((command, tab) => {
  * @param {chrome.tabs.Tab} tab
  */
 function openSidePanel(tab) {
+  /** @type {any} */
+  const firefox = globalThis;
+  if (firefox.browser?.sidebarAction?.open) {
+    firefox.browser.sidebarAction.open().catch(() => {});
+    return;
+  }
   if (tab.id === undefined || !chrome.sidePanel?.open) return;
   chrome.sidePanel.setOptions({ tabId: tab.id, path: `sidepanel/panel.html?tab=${tab.id}`, enabled: true }).catch(() => {});
   chrome.sidePanel.open({ tabId: tab.id }).catch((err) => console.info(`Relay: no side panel: ${err?.message ?? err}`));
