@@ -6,6 +6,7 @@
 
 import { listFrames, sendToFrame } from "./frames.js";
 import { asRelayError } from "./native-port.js";
+import { countDecisions } from "../shared/counts.js";
 
 const FIELD_TIMEOUT_MS = 15_000;
 const SAVE_TIMEOUT_MS = 15_000;
@@ -123,7 +124,8 @@ export function createReview(port, fill) {
           ...(old.early.run_id === model.run_id ? old.early.blocked : []),
           ...(model.blocked ?? []),
         ].slice(0, MAX_BLOCKED),
-        counts: model.summary?.counts ?? {},
+        // A replay's rows come without the plan's summary: count its rows the same way.
+        counts: model.summary?.counts ?? countDecisions(model.rows ?? []),
         llm: model.summary?.llm ?? emptyReview(tabId).llm,
         // Fields of earlier steps stay in the review: they are part of the same application.
         rows: [...earlier.values(), ...rows],
