@@ -200,6 +200,7 @@ class FieldDecision(BaseModel):
     reason: str = ""  # which step decided it, and why
     # A model's answer: the profile facts (paths) and resume quotes ("resume: …") it rests on.
     cites: list[str] = Field(default_factory=list)
+    why: str = ""  # the reason in plain words, for the person (bridge.rules.explain)
     # Delivery sequence number within the run (set for decisions that do something): the
     # extension acknowledges `up_to_seq` and skips a (run, seq) it has already applied.
     seq: int | None = None
@@ -211,6 +212,8 @@ class FillPlan(BaseModel):
     llm_calls: int = 0
     llm_cost_usd: float = 0.0
     llm_status: str = "rules-only: no model configured"
+    # Spending left today under the daily cap (None without a model).
+    llm_day_left_usd: float | None = None
     timings_ms: dict[str, float] = Field(default_factory=dict)
 
 

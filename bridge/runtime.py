@@ -14,6 +14,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -194,6 +195,7 @@ class Runtime:
         loaded, profile_name = self.profile()
         from bridge.forms import Action, FillPlan
         from bridge.rules.engine import decide, detect_ats
+        from bridge.rules.explain import plain_reason
 
         decisions = decide(request, loaded)
         planned = time.perf_counter()
@@ -203,6 +205,7 @@ class Runtime:
         escalated = time.perf_counter()
         seq = 0
         for decision in decisions:
+            decision.why = plain_reason(decision)
             if decision.action is Action.ATTACH:
                 self._attach_document(decision, loaded)
             if decision.action is not Action.NONE:
@@ -214,6 +217,7 @@ class Runtime:
             llm_calls=llm.llm_calls,
             llm_cost_usd=llm.cost_usd,
             llm_status=llm.status,
+            llm_day_left_usd=self._day_left(),
             timings_ms={
                 "rules": round((planned - started) * 1000, 3),
                 "llm": round((escalated - planned) * 1000, 3),
@@ -234,6 +238,18 @@ class Runtime:
             store.ack(plan.run_id, seq)
         log.info("planned %s: %d fields, %d to apply", plan.run_id, len(decisions), seq)
         return record.result
+
+    def _day_left(self) -> float | None:
+        """What the daily model cap leaves for today (None without a model)."""
+        from bridge.llm import CachedAnswer, load_config
+        from bridge.store.llm_ledger import StoreLlmLedger
+
+        config = load_config()
+        if not config.enabled:
+            return None
+        midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
+        spent = StoreLlmLedger(self.store(), CachedAnswer).spent_usd_since(midnight)
+        return round(max(config.cap_per_day_usd - spent, 0.0), 4)
 
     def _escalate(
         self,

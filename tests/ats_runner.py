@@ -52,20 +52,6 @@ _STEP_LEFT_JS = """(s) => window.__fixture && typeof window.__fixture.step === '
 _PRESSES_JS = "() => (window.__fixtureNext ? window.__fixtureNext.presses : 0)"
 _PRESSED_JS = "(n) => (window.__fixtureNext ? window.__fixtureNext.presses : 0) > n"
 _NEXT_JS = "() => window.__fixtureNext || null"
-# Where the review panel's ✕ is drawn: the panel's top edge at its right side, then the header's
-# close button (panel.js: fixed 16px from the right, 10px header padding, ~22px button).
-_PANEL_CLOSE_JS = """() => {
-    const host = document.querySelector('relay-panel');
-    if (!host) return null;
-    const x = window.innerWidth - 40;
-    let top = null;
-    for (let y = window.innerHeight - 20; y > 0; y -= 2) {
-        if (document.elementFromPoint(x, y) === host) top = y; else if (top !== null) break;
-    }
-    return top === null ? null : { x: window.innerWidth - 38, y: top + 18 };
-}"""
-
-
 class WizardError(RuntimeError):
     """The wizard declaration does not match its page: a fixture bug, not a Relay miss."""
 
@@ -143,28 +129,12 @@ def find_next(page: Any, declaration: dict[str, Any]) -> tuple[Any, Any]:
     raise WizardError(f"no visible Next button {declaration['selector']!r} reading {wanted!r}")
 
 
-def close_relay_panel(page: Any) -> bool:
-    """Close Relay's review panel with its own ✕, as a person does when it covers the page.
-
-    The panel lives in a closed shadow root, so its button is found where it is drawn.
-    """
-    spot = page.evaluate(_PANEL_CLOSE_JS)
-    if not spot:
-        return False
-    page.mouse.click(spot["x"], spot["y"])
-    page.wait_for_function("() => !document.querySelector('relay-panel')", timeout=NEXT_MS)
-    return True
-
-
 def press_next(page: Any, declaration: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     """A real click on the page's own Next; returns its frame and what the page recorded."""
     frame, element = find_next(page, declaration)
     before = int(frame.evaluate(_PRESSES_JS))
-    try:
-        element.click(trial=True, timeout=1_000)
-    except Exception:  # covered (by Relay's own panel, bottom right): close it first
-        if not close_relay_panel(page):
-            raise
+    # Relay's review is in the side panel and its marks cover none of the page's controls: the
+    # person's click reaches Next as it is (Playwright fails the click if anything covers it).
     element.click(timeout=NEXT_MS)
     frame.wait_for_function(_PRESSED_JS, arg=before, timeout=NEXT_MS)
     return frame, dict(frame.evaluate(_NEXT_JS) or {})

@@ -4,7 +4,7 @@ The trap pages (`fixtures/hostile/submit-traps/`) submit from the handlers Relay
 change → form.submit(), blur/focusout → requestSubmit(), input → location.href, a select whose
 change calls the submit() saved at load (POST and GET), radios and checkboxes that submit from a
 timer, yes/no buttons whose click submits, a yes/no of untyped <button>s (submit buttons), a React
-form whose onChange submits, a page that submits when Relay's panel appears; in the top document,
+form whose onChange submits, a page that submits when Relay's marks appear; in the top document,
 an open shadow root and a same-origin iframe, and a page that freezes the form prototype. The
 forms really submit, so the measure is honest: the requests the test server receives and the
 navigations the page makes. Real Chromium, extension and bridge.
@@ -55,9 +55,11 @@ _BUTTON_AT = """(selector) => {
     const r = button.getBoundingClientRect();
     return {x: r.left + r.width / 2, y: r.top + r.height / 2};
 }"""
+# What the review (the side panel's state) lists as stopped.
 _TAB_STATE = """async (url) => {
     const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);
-    return chrome.tabs.sendMessage(tab.id, {relay: "state"}, {frameId: 0});
+    const review = await globalThis.relayReview.read(tab.id);
+    return {panel: {blocked: review ? review.blocked.length : 0}};
 }"""
 _FILL_NOW = """async (url) => {
     const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);
@@ -174,7 +176,7 @@ def test_the_traps_fired_and_nothing_was_sent(trapped: Trapped) -> None:
     for where in ("top", "shadow", "frame"):
         fired = sorted(k.split("/")[1] for k in trapped.hits if k.startswith(f"{where}/"))
         assert fired == sorted(TRAPS), where
-    assert {"react/city", "react/linkedin", "page/panel"} <= set(trapped.hits)
+    assert {"react/city", "react/linkedin", "page/marks"} <= set(trapped.hits)
 
 
 def test_every_trap_field_still_got_its_answer(trapped: Trapped) -> None:

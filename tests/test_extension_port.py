@@ -613,7 +613,10 @@ def test_fill_applies_marks_and_keeps_person_edits(
         ui = worker.evaluate(
             "(id) => chrome.tabs.sendMessage(id, { relay: 'state' }, { frameId: 0 })", tab_id
         )
-        assert ui["panel"]["open"] is True
+        # The review went to the side panel's state: a row for every decision.
+        review = worker.evaluate("(id) => globalThis.relayReview.read(id)", tab_id)
+        assert review["run_id"] == "run-1"
+        assert len(review["rows"]) == len(outcome["plan"]["decisions"])
         assert (
             ui["marks"]["filled"] >= 9 and ui["marks"]["review"] == 1 and ui["marks"]["left"] >= 1
         )

@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bridge.driver.report import sources_line
 from bridge.protocol.errors import RelayError
 
 JSON_VERSION = 1
@@ -126,6 +127,7 @@ def run_history(args: argparse.Namespace) -> int:
             f" {counts['leave']} left, {counts['never']} never, {counts['keep']} kept;"
             f" {counts['applied']} applied on the page; cost {run['cost_cents']} cents"
         )
+        print(f"    values from: {sources_line(counts)}")
         if args.run:
             for item in run["decisions"]:
                 shown = "(encrypted)" if item["encrypted"] and item["value"] is None else (

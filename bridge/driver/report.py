@@ -24,6 +24,7 @@ class FieldReport(BaseModel):
     status: str  # the plan's verdict: fill / flag / leave / never / keep
     applied: str  # what the page did: applied / refused / not_found / skipped / user_edited / ""
     reason: str
+    why: str = ""  # the reason in plain words (what the review panel shows)
 
 
 class LlmReport(BaseModel):
@@ -77,15 +78,22 @@ def build_fields(
                 status=d.status.value,
                 applied=result.status.value if result else "",
                 reason=f"{d.reason}; {result.detail}" if result and result.detail else d.reason,
+                why=d.why,
             )
         )
     return rows
 
 
 def count(rows: list[FieldReport]) -> dict[str, int]:
+    """Per verdict, per source of the values Relay gave (`source:<source>`, see
+    `bridge.store.runs.source_counts`), and per page outcome: the review panel and `relay history`
+    count the same way."""
     counts: dict[str, int] = {"fields": len(rows)}
+    counts.update({f"source:{key}": 0 for key in SOURCE_WORDS if key != "none"})
     for row in rows:
         counts[row.status] = counts.get(row.status, 0) + 1
+        if row.status in ("fill", "flag"):
+            counts[f"source:{row.source}"] = counts.get(f"source:{row.source}", 0) + 1
         if row.applied:
             counts[f"applied:{row.applied}"] = counts.get(f"applied:{row.applied}", 0) + 1
     return counts
@@ -123,7 +131,24 @@ def table(report: FillReport) -> str:
         f"{c.get('leave', 0)} left for you, {c.get('never', 0)} never filled, "
         f"{c.get('keep', 0)} kept as they were; LLM: {report.llm.status or 'not used'}"
     )
+    out.append(f"Values from: {sources_line(c)}")
     return "\n".join(out)
+
+
+# How each source is named for a person: the panel uses the same words (sidepanel/panel.js).
+SOURCE_WORDS = {"profile": "rules", "saved_answer": "saved answers", "llm": "model", "none": "none"}
+
+
+def sources_line(counts: dict[str, int]) -> str:
+    """"12 rules, 2 saved answers, 1 model" from `source:*` counts."""
+    parts = []
+    for key, words in SOURCE_WORDS.items():
+        n = counts.get(f"source:{key}", 0)
+        if key == "saved_answer" and n == 1:
+            words = "saved answer"
+        if key != "none":
+            parts.append(f"{n} {words}")
+    return ", ".join(parts)
 
 
 def _clip(text: str, width: int) -> str:

@@ -185,6 +185,17 @@ def _decision_json(row: dict[str, Any], cipher: Cipher | None) -> dict[str, Any]
     }
 
 
+def source_counts(items: list[dict[str, Any]]) -> dict[str, int]:
+    """Values Relay gave (verdict fill or flag) per source, as `source:<source>` keys: the same
+    count as `relay fill`'s report (bridge.driver.report.count) and the review panel."""
+    counts = {"source:profile": 0, "source:saved_answer": 0, "source:llm": 0}
+    for item in items:
+        if item["status"] in ("fill", "flag"):
+            key = f"source:{item['source']}"
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
 def history(
     conn: apsw.Connection, cipher: Cipher | None, run_id: str | None = None
 ) -> list[dict[str, Any]]:
@@ -210,6 +221,7 @@ def history(
         counts = {status: 0 for status in DECISION_STATUSES}
         for item in items:
             counts[item["status"]] = counts.get(item["status"], 0) + 1
+        counts.update(source_counts(items))
         out.append(
             {
                 "run_id": run["id"],

@@ -9,6 +9,7 @@
 import { listFrames, resolveTab, sendToFrame } from "./frames.js";
 import { hideFieldsOfHiddenFrames } from "./hidden_frames.js";
 import { RelayError, asRelayError } from "./native-port.js";
+import { fillSummary } from "../shared/counts.js";
 
 const SNAPSHOT_TIMEOUT_MS = 15_000;
 const PLAN_TIMEOUT_MS = 180_000; // the model may answer open questions
@@ -110,7 +111,7 @@ export function createFill(port, deliveries, guard) {
       deliveries.release(outcome.run_id);
       outcome.ok = true;
       outcome.timings_ms.total = round(performance.now() - t0);
-      await showPanel(tabId, { run_id: outcome.run_id, rows, note: noteFor(plan), blocked });
+      await showPanel(tabId, { run_id: outcome.run_id, rows, note: noteFor(plan), blocked, summary: fillSummary(plan) });
       await setBadge(tabId, rows);
       return outcome;
     } catch (err) {

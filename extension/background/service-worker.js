@@ -13,12 +13,14 @@
 //   relayGuardSettled(id)  once every frame's submit-guard watch for a run has ended:
 //                          {blocked: [...]} (everything the guard stopped for that run)
 //   RelayNativePort        the class, so tests can open a port with their own timeouts
+//   relayReview            each tab's review for the side panel: read(tabId), handle(message, sender)
 
 import { createAutofill } from "./autofill.js";
 import { createDeliveries } from "./deliveries.js";
 import { createFill } from "./fill.js";
 import { NativePort } from "./native-port.js";
 import { createReplay } from "./replay.js";
+import { createReview } from "./review.js";
 import { createSubmitGuard } from "./submit-guard.js";
 
 const port = new NativePort();
@@ -43,6 +45,8 @@ g.relayReplay = replay;
 g.relayDeliveries = deliveries;
 g.relayGuardSettled = (/** @type {string} */ runId) => guard.settledRun(String(runId));
 g.relayLastOutcome = null;
+const review = createReview(port, (tabId) => g.relayFill(tabId));
+g.relayReview = review;
 /** @type {Record<string, unknown>[]} recent bridge events, newest last */
 g.relayEvents = [];
 
@@ -56,17 +60,58 @@ port.subscribe((notice) => {
 });
 
 chrome.action.onClicked.addListener((tab) => {
+  openSidePanel(tab);
   void g.relayFill(tab.id);
 });
 
 chrome.commands.onCommand.addListener((command, tab) => {
-  if (command === "relay-fill") void g.relayFill(tab?.id);
+  if (command !== "relay-fill") return;
+  if (tab) openSidePanel(tab);
+  void g.relayFill(tab?.id);
+});
+
+/**
+ * The review opens beside the page with the Fill. Called before any await: the browser opens a
+ * side panel only in answer to the person's own click or key press.
+ * @param {chrome.tabs.Tab} tab
+ */
+function openSidePanel(tab) {
+  /** @type {any} */
+  const firefox = globalThis;
+  if (firefox.browser?.sidebarAction?.open) {
+    firefox.browser.sidebarAction.open().catch(() => {});
+    return;
+  }
+  if (tab.id === undefined || !chrome.sidePanel?.open) return;
+  chrome.sidePanel.setOptions({ tabId: tab.id, path: `sidepanel/panel.html?tab=${tab.id}`, enabled: true }).catch(() => {});
+  chrome.sidePanel.open({ tabId: tab.id }).catch((err) => console.info(`Relay: no side panel: ${err?.message ?? err}`));
+}
+
+// The side panel holds a port named `review:<tabId>` while it is open: when it closes, the marks go.
+chrome.runtime.onConnect.addListener((panel) => {
+  const match = /^review:(\d+)$/.exec(panel.name);
+  if (!match || panel.sender?.id !== chrome.runtime.id) return;
+  // Its keep-alive messages keep this worker (and so the port) from being stopped while it is open.
+  panel.onMessage.addListener(() => {});
+  panel.onDisconnect.addListener(() => {
+    void review.panelClosed(Number(match[1]));
+  });
+});
+
+chrome.tabs.onRemoved.addListener((tabId) => {
+  void review.forget(tabId);
 });
 
 // Requests from Relay's own page UI (the panel): focus a field in whichever frame holds it.
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   if (!message || typeof message.relay_bg !== "string" || sender.id !== chrome.runtime.id) return false;
   const tabId = sender.tab?.id;
+  if (message.relay_bg === "review") {
+    // The side panel's and the marks' requests about a tab's review (review.js).
+    review.handle(message, sender).then(sendResponse,
+      (err) => sendResponse({ ok: false, error: { code: "E_INTERNAL", message: String(err?.message ?? err) } }));
+    return true;
+  }
   if (message.relay_bg === "status") {
     // The settings page asks whether the bridge answers.
     port.connect().then(

@@ -9,6 +9,7 @@ import { applyFallback } from "./fallback.js";
 import { asRelay, markFilled, wasEditedByPerson } from "./edits.js";
 import { canSee } from "./sight.js";
 import { registry, relocate, trackedValue } from "./snapshot.js";
+import { rememberBefore } from "./undo.js";
 
 /** @typedef {import("./fallback.js").Decision} Decision */
 /**
@@ -89,6 +90,7 @@ async function applyOne(decision) {
     entry.hidden = sight.reason;
     return { status: "refused", detail: `you cannot see this field (${sight.reason})`, value_after: before };
   }
+  rememberBefore(entry); // for undo: what was there before Relay
   const outcome = await asRelay([entry.el, ...entry.members], async () => {
     if (entry.driver) return withTimeout(entry.driver.apply(entry.el, decision), APPLY_TIMEOUT_MS);
     return applyFallback(entry, decision);

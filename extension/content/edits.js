@@ -58,6 +58,12 @@ export function markFilled(el, value) {
   edited.delete(el);
 }
 
+/** Relay put the control back as it was: no longer Relay's, nor edited. @param {Element} el */
+export function forgetFilled(el) {
+  filledValue.delete(el);
+  edited.delete(el);
+}
+
 /** Whether the person changed the control after Relay filled it. @param {Element} el @param {string} [current] */
 export function wasEditedByPerson(el, current) {
   if (edited.has(el)) return true;

@@ -3,9 +3,9 @@
 
 import { applyDecisions, lastApplyTimings } from "./apply.js";
 import { startEditTracking } from "./edits.js";
-import { classify, clearMarks, markCounts, showMarks } from "./marks.js";
+import { fieldFacts, fieldOp, keepSecret, noteFields, shownValue, startLiveEdits } from "./field_ops.js";
+import { badgeSpots, classify, clearMarks, markCounts, onMarkAction, showMarks } from "./marks.js";
 import { wellFormed } from "./dom.js";
-import { addBlocked, closePanel, panelState, showPanel } from "./panel.js";
 import { postingText } from "./posting.js";
 import { lastTimings, registry, snapshot, visualTarget } from "./snapshot.js";
 import { armGuard, guardField, guardRootsOf, releaseGuard } from "./submit_guard.js";
@@ -13,6 +13,8 @@ import { watchForNewFields } from "./watch.js";
 
 export function start() {
   startEditTracking();
+  startLiveEdits();
+  onMarkAction(markAction);
 }
 
 /**
@@ -26,6 +28,7 @@ export async function handleMessage(message) {
     case "snapshot": {
       const started = performance.now();
       const snap = await snapshot();
+      noteFields(snap.fields ?? []);
       const reading = performance.now();
       // The posting only, never the form: its text may go to a model (posting.js).
       const jobText = message.want_text ? postingText(message.max_text ?? 20_000) : "";
@@ -44,29 +47,37 @@ export async function handleMessage(message) {
       // The submit guard around an apply (submit_guard.js); the worker arms every frame first.
       const runId = String(message.run_id ?? "");
       if (message.op === "arm") return { ok: true, ...armGuard(runId) };
-      if (message.op === "release") return { ok: true, blocked: releaseGuard(runId) };
+      if (message.op === "release") {
+        const blocked = releaseGuard(runId);
+        showPendingMarks();
+        return { ok: true, blocked };
+      }
       return { ok: false, error: { code: "E_UNKNOWN_MESSAGE", message: `unknown guard op ${message.op}` } };
     }
     case "apply":
       return apply(/** @type {any[]} */ (message.decisions ?? []));
     case "panel":
-      if (window !== window.top) return { ok: false, error: { code: "E_NOT_TOP", message: "the panel lives in the top frame" } };
-      showPanel(message.model, pickRow);
-      return { ok: true };
     case "blocked":
-      // Attempts reported apart from a fill's own panel (the watch after the apply, replays).
-      if (window !== window.top) return { ok: false, error: { code: "E_NOT_TOP", message: "the panel lives in the top frame" } };
-      addBlocked(String(message.run_id ?? ""), message.blocked ?? [], pickRow);
-      return { ok: true };
+      // The review lives in the browser's side panel (background/review.js): a fill's rows, and
+      // attempts reported apart from them (the watch after the apply, replays), go there.
+      if (window !== window.top) return { ok: false, error: { code: "E_NOT_TOP", message: "the review belongs to the top frame" } };
+      return toReview(message.relay === "panel"
+        ? { op: "publish", model: message.model }
+        : { op: "blocked", run_id: String(message.run_id ?? ""), blocked: message.blocked ?? [] });
     case "focus":
       return { ok: focusField(String(message.field_id)) };
+    case "field": {
+      // An action on one field (or all: op "undo-all") from the side panel or a mark. The message
+      // itself succeeds; `done` says whether the action did (a refusal is an answer, not an error).
+      const reply = await fieldOp(message);
+      return { ...reply, ok: true, done: reply.ok !== false };
+    }
     case "clear":
       clearMarks();
-      closePanel();
       return { ok: true };
     case "state":
       return {
-        ok: true, marks: markCounts(), panel: panelState(), fields: registry.size,
+        ok: true, marks: markCounts(), badges: badgeSpots(), fields: registry.size,
         // Where the latest snapshot and apply spent their time (slowest fields first).
         timings: { snapshot: lastTimings, apply: lastApplyTimings },
       };
@@ -94,6 +105,7 @@ async function apply(decisions) {
   const rows = [];
   for (const decision of decisions) {
     const result = byId.get(String(decision.field_id));
+    if (decision.status === "never" && !NOT_SECRET.has(String(decision.key))) keepSecret(String(decision.field_id));
     const { kind, tip } = classify(decision, result);
     const entry = registry.get(String(decision.field_id));
     rows.push({
@@ -102,7 +114,9 @@ async function apply(decisions) {
       label: String(decision.label ?? ""),
       kind,
       value: result?.status === "applied" || result?.status === "user_edited" ? String(result.value_after ?? "") : "",
+      shown: entry ? shownValue(entry) : "", // what the field shows now, whoever put it there
       tip,
+      ...reviewFacts(decision, result),
     });
     // No mark on a field the person cannot see: a ring around nothing invites typing into it.
     if (!entry || entry.hidden) continue;
@@ -110,18 +124,69 @@ async function apply(decisions) {
     const targets = entry.kind === "group"
       ? entry.members.flatMap((m) => [m, ...(/** @type {any} */ (m).labels ?? [])])
       : [visualTarget(entry.el)];
-    items.push({ targets, tracked: entry.el, kind, tip });
+    items.push({ targets, tracked: entry.el, kind, tip, field_id: String(decision.field_id), keep: decision.status === "keep" });
   }
-  const marking = performance.now();
-  showMarks(items);
-  lastApplyTimings.marks = Math.round(performance.now() - marking);
+  // Drawn once the guard lets go (every frame has applied): the marks come with the review.
+  pendingMarks = items;
+  clearTimeout(pendingTimer);
+  pendingTimer = setTimeout(showPendingMarks, MARKS_LATEST_MS);
   lastApplyTimings.total = Math.round(performance.now() - started);
   return { ok: true, results, rows, timings_ms: { apply: performance.now() - started } };
 }
 
-/** The person clicked a panel row: show that field, in whichever frame. @param {{frame: string, field_id: string}} row */
-function pickRow(row) {
-  chrome.runtime.sendMessage({ relay_bg: "focus", frame: row.frame, field_id: row.field_id }).catch(() => {});
+// Fields Relay never fills whose values are no secret: the review may show them.
+const NOT_SECRET = new Set(["never.consent", "never.honeypot"]);
+
+/** @type {import("./marks.js").MarkItem[]|null} marks of the latest apply, not drawn yet */
+let pendingMarks = null;
+/** @type {ReturnType<typeof setTimeout>|undefined} */
+let pendingTimer;
+// A frame the guard never held gets no release: its marks are drawn after this long anyway.
+const MARKS_LATEST_MS = 10_000;
+
+function showPendingMarks() {
+  clearTimeout(pendingTimer);
+  if (!pendingMarks) return;
+  const marking = performance.now();
+  showMarks(pendingMarks);
+  pendingMarks = null;
+  lastApplyTimings.marks = Math.round(performance.now() - marking);
+}
+
+/**
+ * What the side panel shows of a decision beside its row (see background/review.js).
+ * @param {Record<string, any>} decision @param {Record<string, any>|undefined} result
+ */
+function reviewFacts(decision, result) {
+  return {
+    source: String(decision.source ?? "none"),
+    confidence: Number(decision.confidence ?? 0),
+    status: String(decision.status ?? "leave"),
+    applied: String(result?.status ?? ""),
+    detail: String(result?.detail ?? ""),
+    key: String(decision.key ?? ""),
+    why: String(decision.why || ""),
+    reason: String(decision.reason ?? ""),
+    ...fieldFacts(String(decision.field_id)),
+  };
+}
+
+/** @param {Record<string, any>} request */
+async function toReview(request) {
+  try {
+    return await chrome.runtime.sendMessage({ relay_bg: "review", ...request });
+  } catch (err) {
+    return { ok: false, error: { code: "E_CONTENT", message: String(/** @type {any} */ (err)?.message ?? err) } };
+  }
+}
+
+/** A mark's menu: the worker runs the action (as from the side panel). @param {string} fieldId @param {string} action */
+function markAction(fieldId, action) {
+  if (action === "edit") {
+    focusField(fieldId);
+    return;
+  }
+  void toReview({ op: action === "hide" ? "hide-marks" : action, field_id: fieldId });
 }
 
 /** @param {string} id */

@@ -1,7 +1,9 @@
-// Marks on the page after a fill: a ring around each field and a small badge saying where its value
-// came from and how sure Relay is (green filled, amber to review, grey left for the person), with
-// the reason as a tooltip. Drawn in a fixed overlay inside a closed shadow root, so the page's CSS
-// cannot restyle it and the page's own elements are never modified.
+// Marks on the page after a fill: a thin ring on each field and a small badge beside it saying
+// where its value came from (green filled, amber to check, grey left for the person, blue yours).
+// The badge opens a menu of the field's actions (accept, undo, edit, fill again, save this answer,
+// hide all marks). Drawn in a fixed overlay inside a closed shadow root: the page's own elements are
+// never modified (no layout shift, the form's validation untouched), the ring lets every click
+// through, and a badge is only drawn where it covers none of the page's controls.
 
 import { unionRect } from "./dom.js";
 import { onPersonEdit } from "./edits.js";
@@ -13,16 +15,48 @@ import { RELAY_UI_ATTR } from "./snapshot.js";
  * @property {Element} tracked       the element edit tracking knows
  * @property {"filled"|"review"|"left"|"edited"} kind
  * @property {string} tip
+ * @property {string} field_id
+ * @property {boolean} [keep]        the latest plan kept the value: an earlier mark stays
  */
+/** @typedef {"accept"|"undo"|"edit"|"refill"|"save"|"hide"} MarkAction */
+/** @typedef {{item: MarkItem, ring: HTMLElement, badge: HTMLButtonElement}} Mark */
 
-const COLORS = { filled: "#15803d", review: "#d97706", left: "#9ca3af", edited: "#2563eb" };
+const COLORS = { filled: "#15803d", review: "#b45309", left: "#4b5563", edited: "#1d4ed8" };
 const SYMBOLS = { filled: "✓", review: "?", left: "–", edited: "✎" };
+const BADGE = 18;
+const GAP = 5; // from the field's edge: clear of the ring
+const ACTIONS = /** @type {const} */ ([
+  ["accept", "Accept"], ["undo", "Undo"], ["edit", "Edit"], ["refill", "Fill again"],
+  ["save", "Save this answer"], ["hide", "Hide all marks"],
+]);
+// What a badge must never sit on: anything the person can click or type into.
+const INTERACTIVE = "a[href], button, input, select, textarea, label, summary, [contenteditable=''], "
+  + "[contenteditable=true], [role=button], [role=link], [role=checkbox], [role=radio], [role=combobox], "
+  + "[role=option], [role=tab], [role=switch], [role=textbox], [tabindex]:not([tabindex='-1'])";
 
-/** @type {{host: HTMLElement, layer: HTMLElement, items: {item: MarkItem, ring: HTMLElement, badge: HTMLElement}[]}|null} */
+const CSS = `
+  .layer.probing .badge { pointer-events: none; }
+  .ring { position: fixed; box-sizing: border-box; border: 2px solid; border-radius: 4px; pointer-events: none; }
+  .badge { position: fixed; width: ${BADGE}px; height: ${BADGE}px; padding: 0; border: 0; border-radius: 9px;
+    color: #fff; font: bold 11px/${BADGE}px system-ui, sans-serif; text-align: center; cursor: pointer;
+    pointer-events: auto; box-shadow: 0 0 0 1px #fff; }
+  .badge:focus-visible, .menu button:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 1px; }
+  .hidden { display: none; }
+  .menu { position: fixed; pointer-events: auto; display: flex; flex-direction: column; min-width: 180px;
+    max-width: 280px; padding: 4px; background: #fff; color: #111827; border: 1px solid #9ca3af;
+    border-radius: 8px; box-shadow: 0 6px 20px rgba(0,0,0,.2); font: 13px/1.4 system-ui, sans-serif; }
+  .menu p { margin: 4px 8px 6px; color: #374151; }
+  .menu button { font: inherit; text-align: left; padding: 6px 8px; border: 0; border-radius: 4px;
+    background: none; color: inherit; cursor: pointer; }
+  .menu button:hover { background: #f3f4f6; }`;
+
+/** @type {{host: HTMLElement, layer: HTMLElement, marks: Mark[], menu: HTMLElement|null}|null} */
 let overlay = null;
 let frameRequested = false;
 /** @type {(() => void)|null} */
 let stopListening = null;
+/** @type {(fieldId: string, action: MarkAction) => void} */
+let onAction = () => {};
 
 /**
  * Which mark a decision and its apply result earn, and the tooltip text.
@@ -31,49 +65,61 @@ let stopListening = null;
  */
 export function classify(decision, result) {
   const pct = Math.round(Number(decision.confidence ?? 0) * 100);
-  const source = String(decision.source ?? "none").replace("_", " ");
-  const reason = String(decision.reason ?? "");
+  const why = String(decision.why || "");
   const status = result?.status ?? "skipped";
-  if (status === "user_edited") return { kind: "edited", tip: "Relay kept your edit." };
+  if (status === "user_edited") return { kind: "edited", tip: "You changed this; Relay kept your value." };
   if (status === "applied") {
-    const origin = `from ${source}, ${pct}% sure`;
-    if (decision.status === "flag") return { kind: "review", tip: `Filled ${origin}: please check. ${reason}`.trim() };
-    return { kind: "filled", tip: `Filled ${origin}. ${reason}`.trim() };
+    if (decision.status === "flag") return { kind: "review", tip: `Please check this (${pct}% sure). ${why}`.trim() };
+    return { kind: "filled", tip: `Filled (${pct}% sure). ${why}`.trim() };
   }
   if (status === "refused" || status === "not_found") {
-    return { kind: "review", tip: `Relay could not fill this: ${result?.detail ?? status}. ${reason}`.trim() };
+    return { kind: "review", tip: `Relay could not fill this: ${result?.detail || "the page did not take it"}. ${why}`.trim() };
   }
-  const why = { leave: "Left for you", never: "Relay never fills this", keep: "Kept the existing value" };
-  const head = why[/** @type {keyof typeof why} */ (decision.status)] ?? "Left for you";
-  return { kind: "left", tip: `${head}. ${reason}`.trim() };
+  return { kind: "left", tip: why || "Left for you." };
 }
 
-/** Replace all marks in this frame. @param {MarkItem[]} items */
+/** Where the badges' actions go (main.js). @param {(fieldId: string, action: MarkAction) => void} fn */
+export function onMarkAction(fn) {
+  onAction = fn;
+}
+
+/**
+ * Show marks for ITEMS in this frame. A field the latest plan only kept (`keep`) keeps the mark an
+ * earlier fill gave it; every other mark is replaced.
+ * @param {MarkItem[]} items
+ */
 export function showMarks(items) {
+  const earlier = new Map((overlay?.marks ?? []).map((m) => [m.item.tracked, m.item]));
+  const merged = items.map((item) => (item.keep && earlier.get(item.tracked)) || item);
   clearMarks();
   const host = document.createElement("relay-marks");
   host.setAttribute(RELAY_UI_ATTR, "");
   host.style.cssText = "all: initial; position: fixed; inset: 0; pointer-events: none; z-index: 2147483646;";
   const root = host.attachShadow({ mode: "closed" });
   const style = document.createElement("style");
-  style.textContent = `
-    .ring { position: fixed; box-sizing: border-box; border: 2px solid; border-radius: 4px; pointer-events: none; }
-    .badge { position: fixed; width: 16px; height: 16px; border-radius: 8px; color: #fff;
-      font: bold 11px/16px system-ui, sans-serif; text-align: center; pointer-events: auto; cursor: help;
-      box-shadow: 0 0 0 1px #fff; }
-    .hidden { display: none; }`;
+  style.textContent = CSS;
   const layer = document.createElement("div");
+  layer.className = "layer";
   root.append(style, layer);
   (document.documentElement ?? document.body).append(host);
-  overlay = { host, layer, items: [] };
-  for (const item of items) {
+  const shown = { host, layer, marks: /** @type {Mark[]} */ ([]), menu: /** @type {HTMLElement|null} */ (null) };
+  overlay = shown;
+  for (const item of merged) {
     const ring = document.createElement("div");
     ring.className = "ring";
-    const badge = document.createElement("div");
+    const badge = document.createElement("button");
+    badge.type = "button";
     badge.className = "badge";
+    // Out of the page's tab order: from the keyboard the side panel offers the same actions.
+    badge.tabIndex = -1;
+    badge.addEventListener("click", (event) => {
+      event.stopPropagation();
+      openMenu(mark);
+    });
+    const mark = { item, ring, badge };
     layer.append(ring, badge);
-    overlay.items.push({ item, ring, badge });
-    paint(item, ring, badge);
+    shown.marks.push(mark);
+    paint(mark);
   }
   const schedule = () => {
     if (frameRequested) return;
@@ -83,15 +129,19 @@ export function showMarks(items) {
       position();
     });
   };
+  const closeOnOutside = (/** @type {Event} */ event) => {
+    if (shown.menu && !event.composedPath().includes(shown.menu)) closeMenu();
+  };
+  const closeOnEscape = (/** @type {KeyboardEvent} */ event) => {
+    if (event.key === "Escape" && shown.menu) closeMenu();
+  };
   window.addEventListener("scroll", schedule, { capture: true, passive: true });
   window.addEventListener("resize", schedule, { passive: true });
+  window.addEventListener("pointerdown", closeOnOutside, true);
+  window.addEventListener("keydown", closeOnEscape, true);
   const unsubscribe = onPersonEdit((el) => {
-    for (const m of overlay?.items ?? []) {
-      if (m.item.tracked === el) {
-        m.item.kind = "edited";
-        m.item.tip = "You changed this after Relay filled it; Relay will keep your value.";
-        paint(m.item, m.ring, m.badge);
-      }
+    for (const m of shown.marks) {
+      if (m.item.tracked === el) setMark(m.item.field_id, "edited", "You changed this; Relay keeps your value.");
     }
   });
   // Layout can move without scrolling (validation messages appearing, sections expanding).
@@ -99,12 +149,15 @@ export function showMarks(items) {
   stopListening = () => {
     window.removeEventListener("scroll", schedule, { capture: true });
     window.removeEventListener("resize", schedule);
+    window.removeEventListener("pointerdown", closeOnOutside, true);
+    window.removeEventListener("keydown", closeOnEscape, true);
     unsubscribe();
     clearInterval(timer);
   };
   position();
 }
 
+/** Remove every mark in this frame. */
 export function clearMarks() {
   stopListening?.();
   stopListening = null;
@@ -112,39 +165,136 @@ export function clearMarks() {
   overlay = null;
 }
 
-/** How many marks of each kind are shown (tests, the panel). */
+/**
+ * Change one field's mark (after accept, an edit, undo); kind null removes it.
+ * @param {string} fieldId @param {MarkItem["kind"]|null} kind @param {string} [tip]
+ */
+export function setMark(fieldId, kind, tip = "") {
+  if (!overlay) return;
+  for (const m of [...overlay.marks]) {
+    if (m.item.field_id !== fieldId) continue;
+    if (kind === null) {
+      m.ring.remove();
+      m.badge.remove();
+      overlay.marks.splice(overlay.marks.indexOf(m), 1);
+      continue;
+    }
+    m.item.kind = kind;
+    if (tip) m.item.tip = tip;
+    paint(m);
+  }
+}
+
+/** How many marks of each kind are shown (tests, diagnostics). */
 export function markCounts() {
   /** @type {Record<string, number>} */
   const counts = { filled: 0, review: 0, left: 0, edited: 0 };
-  for (const m of overlay?.items ?? []) counts[m.item.kind] += 1;
+  for (const m of overlay?.marks ?? []) counts[m.item.kind] += 1;
   return counts;
 }
 
-/** @param {MarkItem} item @param {HTMLElement} ring @param {HTMLElement} badge */
-function paint(item, ring, badge) {
+/** Where each badge is drawn, for tests: [{field_id, x, y, shown}]. */
+export function badgeSpots() {
+  return (overlay?.marks ?? []).map((m) => {
+    const r = m.badge.getBoundingClientRect();
+    return { field_id: m.item.field_id, x: r.left + r.width / 2, y: r.top + r.height / 2, shown: !m.badge.classList.contains("hidden") };
+  });
+}
+
+/** @param {Mark} mark */
+function paint({ item, ring, badge }) {
   ring.style.borderColor = COLORS[item.kind];
   badge.style.background = COLORS[item.kind];
   badge.textContent = SYMBOLS[item.kind];
   badge.title = `Relay: ${item.tip}`;
+  badge.setAttribute("aria-label", `Relay: ${item.tip}`);
   badge.dataset.kind = item.kind;
 }
 
-function position() {
-  const items = overlay?.items ?? [];
-  // Every read before any write: a style write between two reads forces a fresh layout per mark.
-  const rects = items.map(({ item }) => unionRect(item.targets.filter((t) => t.isConnected)));
-  for (const [i, { ring, badge }] of items.entries()) {
-    const rect = rects[i];
-    if (!rect) {
-      ring.classList.add("hidden");
-      badge.classList.add("hidden");
-      continue;
-    }
-    ring.classList.remove("hidden");
-    badge.classList.remove("hidden");
-    Object.assign(ring.style, {
-      left: `${rect.left - 2}px`, top: `${rect.top - 2}px`, width: `${rect.width + 4}px`, height: `${rect.height + 4}px`,
+/** @param {Mark} mark */
+function openMenu(mark) {
+  if (!overlay) return;
+  closeMenu();
+  const menu = document.createElement("div");
+  menu.className = "menu";
+  menu.setAttribute("role", "menu");
+  menu.setAttribute("aria-label", "Relay: this field");
+  const tip = document.createElement("p");
+  tip.textContent = mark.item.tip;
+  menu.append(tip);
+  for (const [action, text] of ACTIONS) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.setAttribute("role", "menuitem");
+    button.textContent = text;
+    button.addEventListener("click", (event) => {
+      event.stopPropagation();
+      closeMenu();
+      onAction(mark.item.field_id, action);
     });
-    Object.assign(badge.style, { left: `${rect.right - 6}px`, top: `${rect.top - 10}px` });
+    menu.append(button);
   }
+  overlay.layer.append(menu);
+  overlay.menu = menu;
+  const at = mark.badge.getBoundingClientRect();
+  const box = menu.getBoundingClientRect();
+  const left = Math.max(4, Math.min(at.left, window.innerWidth - box.width - 4));
+  const below = at.bottom + GAP + box.height <= window.innerHeight;
+  const top = below ? at.bottom + GAP : Math.max(4, at.top - GAP - box.height);
+  Object.assign(menu.style, { left: `${left}px`, top: `${top}px` });
+  /** @type {HTMLElement|null} */ (menu.querySelector("button"))?.focus();
+}
+
+function closeMenu() {
+  overlay?.menu?.remove();
+  if (overlay) overlay.menu = null;
+}
+
+function position() {
+  if (!overlay) return;
+  const marks = overlay.marks;
+  // Every read before any write: a style write between two reads forces a fresh layout per mark.
+  const rects = marks.map(({ item }) => unionRect(item.targets.filter((t) => t.isConnected)));
+  overlay.layer.classList.add("probing");
+  const spots = marks.map((m, i) => (rects[i] ? badgeSpot(/** @type {DOMRect} */ (rects[i]), m.item.targets) : null));
+  overlay.layer.classList.remove("probing");
+  for (const [i, { ring, badge }] of marks.entries()) {
+    const rect = rects[i];
+    ring.classList.toggle("hidden", !rect);
+    badge.classList.toggle("hidden", !spots[i]);
+    if (rect) {
+      // Just outside the field: its own border and text stay readable (the ring lets clicks through).
+      Object.assign(ring.style, {
+        left: `${rect.left - 3}px`, top: `${rect.top - 3}px`, width: `${rect.width + 6}px`, height: `${rect.height + 6}px`,
+      });
+    }
+    const spot = spots[i];
+    if (spot) Object.assign(badge.style, { left: `${spot.x}px`, top: `${spot.y}px` });
+  }
+}
+
+/**
+ * Beside the field, right of it or else left of it, where nothing the person can use lies under
+ * the badge; null when there is no such place (the ring alone marks the field then).
+ * @param {DOMRect} rect @param {Element[]} own
+ * @returns {{x: number, y: number}|null}
+ */
+function badgeSpot(rect, own) {
+  const y = rect.top + Math.max(0, Math.min(rect.height, 28) - BADGE) / 2;
+  for (const x of [rect.right + GAP, rect.left - GAP - BADGE]) {
+    if (x < 0 || y < 0 || x + BADGE > window.innerWidth || y + BADGE > window.innerHeight) continue;
+    if (freeAt(x, y, own)) return { x, y };
+  }
+  return null;
+}
+
+/** @param {number} x @param {number} y @param {Element[]} own */
+function freeAt(x, y, own) {
+  for (const [dx, dy] of [[1, 1], [BADGE - 1, 1], [1, BADGE - 1], [BADGE - 1, BADGE - 1], [BADGE / 2, BADGE / 2]]) {
+    const hit = document.elementFromPoint(x + dx, y + dy);
+    if (!hit || hit === overlay?.host) continue;
+    if (own.some((t) => t === hit || t.contains(hit))) return false;
+    if (hit.closest(INTERACTIVE)) return false;
+  }
+  return true;
 }

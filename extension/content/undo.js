@@ -1,0 +1,153 @@
+// Undo: what each control held before Relay first touched it, and putting exactly that back.
+// Values go back through the prototypes' setters and bubbling events, as apply does, so pages
+// built on React (whose inputs keep their own copy of the value) see the change too.
+
+import { nextTask } from "./drivers/util.js";
+import { asRelay, forgetFilled } from "./edits.js";
+import { trackedValue } from "./snapshot.js";
+
+/** @typedef {import("./snapshot.js").Entry} Entry */
+/**
+ * @typedef {{el: Element, value?: string, checked?: boolean, selected?: boolean[],
+ *   files?: FileList|null, html?: string, aria?: string|null}} ControlState
+ * @typedef {{controls: ControlState[], shown: string}} Before
+ */
+
+/** @type {WeakMap<Element, Before>} keyed by the entry's tracked element */
+const before = new WeakMap();
+
+const CONTROLS = "input, select, textarea";
+
+/** Remember the entry's state, the first time Relay is about to change it. @param {Entry} entry */
+export function rememberBefore(entry) {
+  if (before.has(entry.el)) return;
+  before.set(entry.el, { controls: controlsOf(entry).map(capture), shown: trackedValue(entry) });
+}
+
+/** Whether Relay changed this entry and can put it back. @param {Entry} entry */
+export function canUndo(entry) {
+  return before.has(entry.el);
+}
+
+/** What the field showed before Relay ("" when Relay never touched it). @param {Entry} entry */
+export function valueBefore(entry) {
+  return before.get(entry.el)?.shown ?? "";
+}
+
+/**
+ * Put back what the field held before Relay. Returns whether the field now shows it.
+ * @param {Entry} entry
+ * @returns {Promise<{ok: boolean, value: string, detail: string}>}
+ */
+export async function undo(entry) {
+  const [done] = await undoMany([entry]);
+  return done;
+}
+
+/**
+ * Put back several fields, then check each once the page has re-rendered: a page that keeps its
+ * own state (React) may put a value back that no event of the page's own can take away (a radio
+ * group where nothing was chosen).
+ * @param {Entry[]} entries
+ * @returns {Promise<{ok: boolean, value: string, detail: string}[]>}
+ */
+export async function undoMany(entries) {
+  const work = entries.map((entry) => ({ entry, saved: before.get(entry.el) }));
+  for (const { entry, saved } of work) {
+    if (!saved) continue;
+    await asRelay([entry.el, ...entry.members, ...saved.controls.map((c) => c.el)], async () => {
+      for (const state of saved.controls) restore(state);
+      await nextTask(); // the page's re-render, inside the window where its events are Relay's
+    });
+  }
+  await nextTask();
+  return work.map(({ entry, saved }) => {
+    const value = trackedValue(entry);
+    if (!saved) return { ok: true, value, detail: "Relay had not changed this field." };
+    if (value !== saved.shown) {
+      const detail = entry.widget === "radio_group" && !saved.shown
+        ? "A choice cannot be taken back on this page: nothing was chosen before Relay. Please choose the right answer yourself."
+        : "The page would not let Relay put this back as it was; please change it yourself.";
+      return { ok: false, value, detail };
+    }
+    before.delete(entry.el);
+    forgetFilled(entry.el);
+    return { ok: true, value, detail: "" };
+  });
+}
+
+/** @param {Entry} entry @returns {Element[]} */
+function controlsOf(entry) {
+  if (entry.kind === "group") return [...entry.members];
+  const el = entry.el;
+  if (el.matches(CONTROLS) || /** @type {HTMLElement} */ (el).isContentEditable) return [el];
+  // A widget: the native controls inside it, and its own ARIA state.
+  return [el, ...el.querySelectorAll(CONTROLS)];
+}
+
+/** @param {Element} el @returns {ControlState} */
+function capture(el) {
+  if (el instanceof HTMLInputElement) {
+    if (el.type === "checkbox" || el.type === "radio") return { el, checked: el.checked };
+    if (el.type === "file") return { el, files: el.files };
+    return { el, value: el.value };
+  }
+  if (el instanceof HTMLTextAreaElement) return { el, value: el.value };
+  if (el instanceof HTMLSelectElement) return { el, selected: [...el.options].map((o) => o.selected) };
+  if (/** @type {HTMLElement} */ (el).isContentEditable) return { el, html: el.innerHTML };
+  return { el, aria: el.getAttribute("aria-checked") };
+}
+
+/** @param {ControlState} state */
+function restore(state) {
+  const { el } = state;
+  if (el instanceof HTMLInputElement && state.checked !== undefined) {
+    if (el.checked === state.checked) return;
+    // A click is what React (and most pages) listen to on a checkbox or radio. A radio is never
+    // unticked behind the page's back: a page that keeps its own state (React) would still hold
+    // the choice while the form shows none, and send it. The check after the undo reports it.
+    if (el.type === "checkbox" || state.checked) el.click();
+    return;
+  }
+  if (el instanceof HTMLInputElement && state.files !== undefined) {
+    if (state.files) el.files = state.files;
+    else el.value = "";
+    fire(el, "input", "change");
+    return;
+  }
+  if ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && state.value !== undefined) {
+    if (el.value === state.value) return;
+    const proto = el instanceof HTMLInputElement ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
+    setProp(proto, el, "value", state.value);
+    fire(el, "input", "change");
+    return;
+  }
+  if (el instanceof HTMLSelectElement && state.selected) {
+    const now = [...el.options].map((o) => o.selected);
+    if (now.every((s, i) => s === state.selected?.[i])) return;
+    state.selected.forEach((s, i) => { if (el.options[i]) el.options[i].selected = s; });
+    fire(el, "input", "change");
+    return;
+  }
+  if (state.html !== undefined) {
+    if (el.innerHTML === state.html) return;
+    el.innerHTML = state.html;
+    fire(el, "input");
+    return;
+  }
+  // Never a button: one inside a form may submit it.
+  if (state.aria !== undefined && el.getAttribute("aria-checked") !== state.aria && !(el instanceof HTMLButtonElement)) {
+    /** @type {HTMLElement} */ (el).click();
+  }
+}
+
+/** @param {object} proto @param {Element} el @param {string} prop @param {unknown} value */
+function setProp(proto, el, prop, value) {
+  const setter = Object.getOwnPropertyDescriptor(proto, prop)?.set;
+  if (setter) setter.call(el, value);
+}
+
+/** @param {Element} el @param {...string} types */
+function fire(el, ...types) {
+  for (const type of types) el.dispatchEvent(new Event(type, { bubbles: true }));
+}
