@@ -37,6 +37,19 @@ def store_error(path: Path | str, exc: BaseException) -> RelayError:
         return RelayError(
             ErrorCode.STORE_FAILED, f"{path} is busy: another Relay process holds it ({exc})"
         )
+    if isinstance(exc, apsw.FullError):
+        return RelayError(
+            ErrorCode.STORE_FAILED,
+            f"the disk holding {path} is full: nothing was saved and nothing stored was changed. "
+            "Free some space and try again.",
+        )
+    folder = Path(path).parent
+    if isinstance(exc, apsw.ReadOnlyError | apsw.CantOpenError) and not os.access(folder, os.W_OK):
+        return RelayError(
+            ErrorCode.STORE_FAILED,
+            f"Relay cannot write to its data folder {folder} (read-only, or no permission): "
+            "nothing was saved. Make the folder writable or point RELAY_HOME elsewhere.",
+        )
     return RelayError(ErrorCode.STORE_FAILED, f"{path}: {exc}")
 
 
