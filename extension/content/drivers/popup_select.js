@@ -1,7 +1,7 @@
 // Select buttons of component libraries (Fabric on BambooHR, MUI Select, other role=button /
 // role=combobox elements with aria-haspopup): the button shows the choice, the options open in a
 // portal as role=option / role=menuitem, and a click on one commits it.
-import { closePopup, isPlaceholder, openPopup, popupOptions } from "./popup_list.js";
+import { closePopup, isPlaceholder, listedOptions, openPopup, popupOptions } from "./popup_list.js";
 import {
   fold, isLocked, isPlaceholderOption, isVisible, keepFocus, matchOption, norm, outcome, press, settle, textOf,
   waitFor, wantedOf,
@@ -89,6 +89,11 @@ export const popupSelect = {
       return { widget: "listbox", value, options: [...model.options].map((o) => ({ value: o.value,
         text: norm(o.text), selected: o.selected && !isPlaceholderOption(o) })) };
     }
+    // A list the page keeps in the DOM while closed (SuccessFactors' picklists): read, not opened.
+    const listed = listedOptions(trigger);
+    if (listed) return { widget: "listbox", value, options: listed };
+    // A closed button nobody can see (a wizard's hidden step) shows no list when pressed.
+    if (!isVisible(trigger)) return { widget: "listbox", value, options: [] };
     const restore = keepFocus(trigger);
     /** @type {{value: string, text: string, selected: boolean}[]} */
     let options = [];

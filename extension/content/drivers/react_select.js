@@ -4,7 +4,7 @@
 // as `.select__single-value` (single) or `.select__multi-value` chips (multi).
 import { leave, setTextLikeAPerson } from "../typing.js";
 import {
-  byId, fold, isLocked, keepFocus, keyPress, matchOption, matchSuggestion, norm, outcome, press, settle, textOf, waitFor, wantedOf,
+  byId, fold, isLocked, isVisible, keepFocus, keyPress, matchOption, matchSuggestion, norm, outcome, press, settle, textOf, waitFor, wantedOf,
 } from "./util.js";
 
 const CONTROL = ".select__control, [class*='-control']";
@@ -151,6 +151,11 @@ export const reactSelect = {
     const control = /** @type {Element} */ (controlOf(el));
     const input = /** @type {HTMLInputElement} */ (inputOf(control));
     const values = chosen(control);
+    // A closed select nobody can see shows no menu when pressed: it is not opened.
+    if (!isVisible(control)) {
+      return { widget: "combobox", role: "combobox", multiple: isMulti(control),
+        options: values.map((v) => ({ value: v, text: v, selected: true })), value: values.join(", ") };
+    }
     const restore = keepFocus(input);
     let options = [];
     try {

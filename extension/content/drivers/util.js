@@ -314,19 +314,44 @@ export function textOf(el) {
   return norm(clone.textContent);
 }
 
-/** Remembers focus and gives it back later (describe must leave things as it found them). */
-export function keepFocus(/** @type {Element} */ el) {
+/** The parent, across a shadow root's edge. @param {Element} el @returns {Element|null} */
+function upOf(el) {
+  const root = el.getRootNode();
+  return el.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
+}
+
+/**
+ * Remembers focus and every scroll position that opening a menu can move (the window and each
+ * scrolling box around the control; a portal's focus scrolls them) and gives them back exactly:
+ * describe must leave things as it found them.
+ * @param {Element} el
+ */
+export function keepFocus(el) {
   const doc = el.ownerDocument;
   const root = rootOf(el);
   const before = /** @type {HTMLElement|null} */ (root.activeElement ?? doc.activeElement);
   const scrollX = doc.defaultView?.scrollX ?? 0;
   const scrollY = doc.defaultView?.scrollY ?? 0;
+  /** @type {{box: Element, left: number, top: number}[]} */
+  const boxes = [];
+  for (let node = upOf(el); node && node !== doc.documentElement; node = upOf(node)) {
+    if (node.scrollHeight > node.clientHeight || node.scrollWidth > node.clientWidth) {
+      boxes.push({ box: node, left: node.scrollLeft, top: node.scrollTop });
+    }
+  }
   return () => {
     if (before && before.isConnected && before !== doc.body) before.focus({ preventScroll: true });
     else if (doc.activeElement instanceof HTMLElement && doc.activeElement !== doc.body) {
       doc.activeElement.blur();
     }
-    doc.defaultView?.scrollTo(scrollX, scrollY);
+    for (const { box, left, top } of boxes) {
+      if (box.isConnected && (box.scrollLeft !== left || box.scrollTop !== top)) {
+        box.scrollTo({ left, top, behavior: "instant" });
+      }
+    }
+    if (doc.defaultView && (doc.defaultView.scrollX !== scrollX || doc.defaultView.scrollY !== scrollY)) {
+      doc.defaultView.scrollTo({ left: scrollX, top: scrollY, behavior: "instant" });
+    }
   };
 }
 

@@ -4,7 +4,7 @@
 // hear": a category, then an item): items are `promptLeafNode`s, anything else there is a category.
 import { closePopup, isPlaceholder, openPopup, popupOf, popupOptions } from "./popup_list.js";
 import {
-  fold, isLocked, keepFocus, matchOption, norm, outcome, press, settle, textOf, waitFor, wantedOf,
+  fold, isLocked, isVisible, keepFocus, matchOption, norm, outcome, press, settle, textOf, waitFor, wantedOf,
 } from "./util.js";
 
 const LEAF = "[data-automation-id=promptLeafNode]";
@@ -138,6 +138,9 @@ export const workdayListbox = {
   async describe(el) {
     const trigger = /** @type {Element} */ (triggerOf(el));
     const value = shown(trigger);
+    const widget = isPrompt(trigger) ? "combobox" : "listbox";
+    // A closed picker nobody can see shows no list when pressed: it is not opened.
+    if (!isVisible(trigger) && !isVisible(trigger.parentElement)) return { widget, options: [], value };
     const restore = keepFocus(trigger);
     let options = [];
     try {
@@ -148,7 +151,7 @@ export const workdayListbox = {
     }
     const chosen = value.split(", ");
     for (const o of options) o.selected = o.selected || chosen.includes(o.text.split(" > ").at(-1) ?? "");
-    return { widget: isPrompt(trigger) ? "combobox" : "listbox", options, value };
+    return { widget, options, value };
   },
   async apply(el, decision) {
     const trigger = triggerOf(el);
