@@ -361,6 +361,75 @@ def test_listbox_buttons(open_page: Any) -> None:
     no_submit(degree)
 
 
+LISTBOX_STATES = """async () => {
+  const d = window.__drivers;
+  const one = async (sel, decisions = []) => {
+    const el = document.querySelector(sel);
+    const driver = d.findDriver(el);
+    const described = await driver.describe(el);
+    const results = [];
+    for (const dec of decisions) results.push(await driver.apply(el, dec));
+    return { driver: driver.name, described, results, read: driver.read(el) };
+  };
+  const out = {};
+  out.kept = await one("#sf1_anchor");
+  out.hidden_kept = await one("#sf2_anchor");
+  out.hidden_cursor = await one("#hidden_cursor");
+  out.country = await one("#country", [{ action: "choose", value: "Germany" }]);
+  out.lang = await one("#lang");
+  out.phone = await one("#wd_button");
+  const scroller = document.getElementById("scroller");
+  scroller.scrollTop = 260;
+  window.scrollTo(0, 40);
+  const before = [scroller.scrollTop, window.scrollY];
+  out.deep = await one("#deep");
+  out.scroll = { before, after: [scroller.scrollTop, window.scrollY] };
+  out.hear = await one("#hear", [
+    { action: "choose", value: "Meetup" },
+    { action: "choose", value: "Podcast" },
+  ]);
+  out.opened = window.__opened;
+  out.state = window.__fixture.read();
+  out.submits = window.__fixtureSubmits;
+  return out;
+}"""
+
+
+def test_listboxes_chosen_not_highlighted(open_page: Any) -> None:
+    """Chosen is what the button and its model show, never the popup's cursor; lists the page
+    keeps in the DOM are read without opening; two-level prompts are browsed and searched."""
+    page = open_page("tests/fixtures/widgets/listbox_states.html")
+    out: dict[str, Any] = page.evaluate(LISTBOX_STATES)
+    # A list kept in the DOM while closed is read as it is, on a shown or a hidden step.
+    assert texts(out["kept"]["described"]) == ["None", "Up to 4 weeks", "1-3 months"]
+    assert texts(out["hidden_kept"]["described"]) == ["Basic", "Fluent"]
+    assert out["kept"]["described"]["value"] == out["hidden_kept"]["described"]["value"] == ""
+    # A closed listbox nobody can see is not pressed.
+    assert out["hidden_cursor"]["described"]["options"] == []
+    assert out["opened"].get("sf1", 0) == out["opened"].get("sf2", 0) == 0
+    assert out["opened"].get("hidden_cursor", 0) == 0
+    # The cursor row carries aria-selected while nothing is chosen: empty, not "has a value",
+    # though the button's prompt is a sentence.
+    for key in ("country", "phone", "deep"):
+        described = out[key]["described"]
+        assert described["value"] == "", (key, described)
+        assert not any(o["selected"] for o in described["options"]), (key, described)
+    assert texts(out["country"]["described"]) == ["Austria", "France", "Germany", "United States"]
+    assert statuses(out["country"]) == ["applied"] and out["state"]["country"] == "Germany"
+    assert out["country"]["read"] == "Germany"
+    # Chosen: the button's choice, not the cursor's row (the first one).
+    assert out["lang"]["described"]["value"] == "French"
+    assert [o["text"] for o in out["lang"]["described"]["options"] if o["selected"]] == ["French"]
+    # Opening a list (its focus scrolls) leaves every scroll position as it was.
+    assert out["scroll"]["after"] == out["scroll"]["before"]
+    # Top level of categories only, items loaded after opening one: browsed, then searched.
+    hear = texts(out["hear"]["described"])
+    assert "Job Board > Indeed" in hear and "Event > Meetup" in hear, hear
+    assert statuses(out["hear"]) == ["applied", "applied"], out["hear"]["results"]
+    assert out["state"]["hear"] == "Podcast"
+    assert out["submits"] == 0
+
+
 def test_comboboxes(open_page: Any) -> None:
     page = open_page("tests/fixtures/widgets/combobox.html")
     loc = run(

@@ -161,9 +161,10 @@ export const reactSelect = {
     try {
       if (await openMenu(control)) {
         await waitFor(() => menuOptions(input).length || menuSaysEmpty(input), 500);
+        // Nothing shown as chosen, nothing selected: aria-selected may mark the menu's cursor.
         options = asOptions(menuOptions(input)).map(({ value, text, el: node }) => ({ value, text,
-          selected: node.getAttribute("aria-selected") === "true"
-            || /--is-selected\b/.test(node.className) || values.includes(text) }));
+          selected: values.length > 0 && (node.getAttribute("aria-selected") === "true"
+            || /--is-selected\b/.test(node.className) || values.includes(text)) }));
       }
     } finally {
       await closeMenu(input);
