@@ -430,6 +430,39 @@ def test_listboxes_chosen_not_highlighted(open_page: Any) -> None:
     assert out["submits"] == 0
 
 
+PLACE = [["San Francisco"], ["California", "CA"],
+         ["United States", "US", "USA", "United States of America"]]
+PLACES_RUN = """async (place) => {
+  const d = window.__drivers;
+  const out = {};
+  for (const id of ["home", "base"]) {
+    const el = document.getElementById(id);
+    const driver = d.findDriver(el);
+    out[id] = { driver: driver.name, result: await driver.apply(el,
+      { action: "choose", value: "San Francisco", place }) };
+  }
+  await new Promise((r) => setTimeout(r, 400));  // past the page's clear-on-blur
+  out.read = window.__fixture.read();
+  out.searches = window.__searches;
+  out.submits = window.__fixtureSubmits;
+  return out;
+}"""
+
+
+def test_place_typeaheads_choose_the_person_s_place(open_page: Any) -> None:
+    """A places service offers several places of one name: the one that matches the city, region
+    and country is chosen (typing more until it shows); none matching leaves the box empty."""
+    page = open_page("tests/fixtures/widgets/places.html")
+    out: dict[str, Any] = page.evaluate(PLACES_RUN, PLACE)
+    assert out["home"]["driver"] == out["base"]["driver"] == "combobox"
+    assert out["home"]["result"]["status"] == "applied", out
+    assert out["read"]["home"] == "San Francisco, CA, USA"
+    # Only other San Franciscos: nothing chosen, nothing typed left behind, refused with a reason.
+    assert out["base"]["result"]["status"] == "refused", out
+    assert out["read"]["base"] == "" and out["read"]["base_text"] == ""
+    assert out["submits"] == 0
+
+
 def test_comboboxes(open_page: Any) -> None:
     page = open_page("tests/fixtures/widgets/combobox.html")
     loc = run(

@@ -6,7 +6,7 @@
  * @typedef {{value: string, text: string, selected: boolean}} Option
  * @typedef {{status: "applied"|"refused"|"not_found"|"skipped", detail: string, value_after: string}} ApplyOutcome
  * @typedef {{action?: string, value?: string, values?: string[], checked?: boolean|null,
- *   file?: {name: string, mime?: string, data_b64?: string}|null}} Decision
+ *   file?: {name: string, mime?: string, data_b64?: string}|null, place?: string[][]}} Decision
  * A widget driver. `read` is what the person sees now, synchronously and without opening
  * anything (edit tracking compares it before and after); `describe` may open a menu briefly;
  * `visibleParts` (optional) names what a person sees of a control the page hides or shrinks.
