@@ -671,6 +671,14 @@ def test_file_uploads(open_page: Any) -> None:
         assert out["driver"] == "file", pick
         assert statuses(out) == ["applied"], (pick, out["results"])
         assert out["results"][0]["value_after"] == "ada.pdf"
+    # An input the page reset after taking the file: the file its upload list names is the
+    # value, so a second Fill (or a round for new fields) does not attach it again.
+    again = page.evaluate("""async () => {
+      const el = document.querySelector("#wd-select");
+      const d = window.__drivers.findDriver(el);
+      return [(await d.describe(el)).value, d.read(el)];
+    }""")
+    assert again == ["ada.pdf", "ada.pdf"]
     received = page.evaluate("__fixture.read()")
     size = len(b"%PDF-1.4 resume")
     for key in ["ashby", "greenhouse", "workday", "smartrecruiters"]:
