@@ -229,6 +229,15 @@ def test_react_select(open_page: Any) -> None:
     assert again["described"]["value"] == "Go, Rust"
     assert {o["text"] for o in again["described"]["options"] if o["selected"]} == {"Go", "Rust"}
 
+    # A places lookup: the person's San Francisco, not the first one offered; a place it does
+    # not offer is refused.
+    city = run(page, "#city", [
+        {"action": "choose", "value": "San Francisco", "place": PLACE},
+        {"action": "choose", "value": "Springfield", "place": [["Springfield"], ["Illinois", "IL"]]},
+    ])
+    assert statuses(city) == ["applied", "refused"], city["results"]
+    assert city["read"]["city"] == "San Francisco, California, United States"
+
 
 @pytest.mark.parametrize("version", ["3", "4"])
 def test_select2(open_page: Any, version: str) -> None:

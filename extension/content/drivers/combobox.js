@@ -8,8 +8,8 @@ import {
   SIBLING_LIST, closePopup, listedOptions, notePopupsBefore, openPopup, popupOf, popupOptions,
 } from "./popup_list.js";
 import {
-  fold, isLocked, isVisible, keepFocus, keyPress, matchOption, matchSuggestion, norm, outcome, press, settle, waitFor,
-  wantedOf,
+  fold, isLocked, isVisible, keepFocus, keyPress, matchOption, matchSuggestion, namesPlace, norm, outcome, placeOf,
+  press, settle, waitFor, wantedOf,
 } from "./util.js";
 
 /** @param {Element} el */
@@ -59,24 +59,6 @@ async function waitForSuggestions(input, free) {
     return !busy && performance.now() - started > quiet ? "quiet" : null;
   }, free ? 400 : 1500);
   return found && found !== "quiet" ? /** @type {Element} */ (found) : null;
-}
-
-/**
- * Whether a places service's suggestion names the person's place: it starts with the city, and
- * each other part it names (between commas; postal codes aside) is the place's region or
- * country, at least one of them. "San Francisco, CA, USA" names San Francisco, California, US;
- * "San Francisco, Córdoba, Argentina" and "San Francisco de Macorís" do not.
- * @param {string} text @param {string[][]} place  [city writings, region writings, country writings]
- */
-export function namesPlace(text, place) {
-  const [cities = [], ...rest] = place;
-  const t = fold(text);
-  const city = cities.map(fold).find((c) => c && t.startsWith(c) && /^($|[\s,(/-])/.test(t.slice(c.length)));
-  if (!city) return false;
-  const plain = (/** @type {string} */ w) => fold(w).replace(/\./g, "").replace(/\b\d[\d\s-]*\b/g, "").trim();
-  const known = new Set(rest.flat().map(plain).filter(Boolean));
-  const parts = t.slice(city.length).split(/[,()/]/).map(plain).filter(Boolean);
-  return parts.length > 0 && parts.every((p) => known.has(p));
 }
 
 /**
@@ -211,7 +193,7 @@ export const combobox = {
       return outcome("applied", hit ? `typed suggested "${hit.value}"` : "typed (not one of the suggestions)",
         input.value);
     }
-    const place = Array.isArray(decision.place) ? decision.place.filter((p) => Array.isArray(p) && p.length) : [];
+    const place = placeOf(decision);
     if (place.length && locked !== "read-only" && !takesFreeText(input)) {
       return choosePlace(input, wanted, place, before);
     }

@@ -299,6 +299,29 @@ export function matchSuggestion(options, wanted) {
     ?? null;
 }
 
+/**
+ * Whether a places service's suggestion names the person's place: it starts with the city, and
+ * each other part it names (between commas; postal codes aside) is the place's region or
+ * country, at least one of them. "San Francisco, CA, USA" names San Francisco, California, US;
+ * "San Francisco, Córdoba, Argentina" and "San Francisco de Macorís" do not.
+ * @param {string} text @param {string[][]} place  [city writings, region writings, country writings]
+ */
+export function namesPlace(text, place) {
+  const [cities = [], ...rest] = place;
+  const t = fold(text);
+  const city = cities.map(fold).find((c) => c && t.startsWith(c) && /^($|[\s,(/-])/.test(t.slice(c.length)));
+  if (!city) return false;
+  const plain = (/** @type {string} */ w) => fold(w).replace(/\./g, "").replace(/\b\d[\d\s-]*\b/g, "").trim();
+  const known = new Set(rest.flat().map(plain).filter(Boolean));
+  const parts = t.slice(city.length).split(/[,()/]/).map(plain).filter(Boolean);
+  return parts.length > 0 && parts.every((p) => known.has(p));
+}
+
+/** The decision's place, as [city, region, country] writings; [] when it names none. @param {Decision} d */
+export function placeOf(d) {
+  return Array.isArray(d.place) ? d.place.filter((p) => Array.isArray(p) && p.length) : [];
+}
+
 /** @param {string} s */
 export function escapeRe(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
