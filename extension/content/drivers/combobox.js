@@ -116,6 +116,15 @@ async function choosePlace(input, typed, place, before) {
     break;
   }
   await closePopup(input);
+  if (!offered) {
+    // No suggestions at all: a box that keeps typed text takes the city as typed (as for any
+    // typeahead that offered nothing); one that takes only suggestions drops it on blur.
+    setTextLikeAPerson(input, typed, { blur: false });
+    leave(input);
+    await settle();
+    await waitFor(() => !kept(input, typed), 250);
+    if (kept(input, typed)) return outcome("applied", "typed; the page offered no suggestions", input.value);
+  }
   if (input.value !== before) setTextLikeAPerson(input, before, { blur: false });
   leave(input);
   await settle();
