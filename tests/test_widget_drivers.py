@@ -231,9 +231,10 @@ def test_react_select(open_page: Any) -> None:
 
     # A places lookup: the person's San Francisco, not the first one offered; a place it does
     # not offer is refused.
+    springfield = [["Springfield"], ["Illinois", "IL"]]
     city = run(page, "#city", [
         {"action": "choose", "value": "San Francisco", "place": PLACE},
-        {"action": "choose", "value": "Springfield", "place": [["Springfield"], ["Illinois", "IL"]]},
+        {"action": "choose", "value": "Springfield", "place": springfield},
     ])
     assert statuses(city) == ["applied", "refused"], city["results"]
     assert city["read"]["city"] == "San Francisco, California, United States"
