@@ -192,6 +192,9 @@ class FieldDecision(BaseModel):
     action: Action = Action.NONE
     value: str = ""  # text to type, or the chosen option's text, or ISO date
     values: list[str] = Field(default_factory=list)  # option values to choose (select, radio, …)
+    # A typeahead's place (city, region, country, each with its other writings): the suggestion
+    # chosen must name these parts and nothing else; none matching leaves the field.
+    place: list[list[str]] = Field(default_factory=list)
     checked: bool | None = None
     file: FileRef | None = None
     source: Source = Source.NONE

@@ -229,6 +229,16 @@ def test_react_select(open_page: Any) -> None:
     assert again["described"]["value"] == "Go, Rust"
     assert {o["text"] for o in again["described"]["options"] if o["selected"]} == {"Go", "Rust"}
 
+    # A places lookup: the person's San Francisco, not the first one offered; a place it does
+    # not offer is refused.
+    springfield = [["Springfield"], ["Illinois", "IL"]]
+    city = run(page, "#city", [
+        {"action": "choose", "value": "San Francisco", "place": PLACE},
+        {"action": "choose", "value": "Springfield", "place": springfield},
+    ])
+    assert statuses(city) == ["applied", "refused"], city["results"]
+    assert city["read"]["city"] == "San Francisco, California, United States"
+
 
 @pytest.mark.parametrize("version", ["3", "4"])
 def test_select2(open_page: Any, version: str) -> None:
@@ -359,6 +369,114 @@ def test_listbox_buttons(open_page: Any) -> None:
     assert degree["read"]["degree"] == "Master's Degree"
     assert page.locator(".portal").count() == 0
     no_submit(degree)
+
+
+LISTBOX_STATES = """async () => {
+  const d = window.__drivers;
+  const one = async (sel, decisions = []) => {
+    const el = document.querySelector(sel);
+    const driver = d.findDriver(el);
+    const described = await driver.describe(el);
+    const results = [];
+    for (const dec of decisions) results.push(await driver.apply(el, dec));
+    return { driver: driver.name, described, results, read: driver.read(el) };
+  };
+  const out = {};
+  out.kept = await one("#sf1_anchor");
+  out.hidden_kept = await one("#sf2_anchor");
+  out.hidden_cursor = await one("#hidden_cursor");
+  out.country = await one("#country", [{ action: "choose", value: "Germany" }]);
+  out.lang = await one("#lang");
+  out.phone = await one("#wd_button");
+  out.cx = await one("#cx");
+  out.cx_left_open = !document.getElementById("cx-list").hidden;
+  const scroller = document.getElementById("scroller");
+  scroller.scrollTop = 260;
+  window.scrollTo(0, 40);
+  const before = [scroller.scrollTop, window.scrollY];
+  out.deep = await one("#deep");
+  out.scroll = { before, after: [scroller.scrollTop, window.scrollY] };
+  out.hear = await one("#hear", [
+    { action: "choose", value: "Meetup" },
+    { action: "choose", value: "Podcast" },
+  ]);
+  out.opened = window.__opened;
+  out.state = window.__fixture.read();
+  out.submits = window.__fixtureSubmits;
+  return out;
+}"""
+
+
+def test_listboxes_chosen_not_highlighted(open_page: Any) -> None:
+    """Chosen is what the button and its model show, never the popup's cursor; lists the page
+    keeps in the DOM are read without opening; two-level prompts are browsed and searched."""
+    page = open_page("tests/fixtures/widgets/listbox_states.html")
+    out: dict[str, Any] = page.evaluate(LISTBOX_STATES)
+    # A list kept in the DOM while closed is read as it is, on a shown or a hidden step.
+    assert texts(out["kept"]["described"]) == ["None", "Up to 4 weeks", "1-3 months"]
+    assert texts(out["hidden_kept"]["described"]) == ["Basic", "Fluent"]
+    assert out["kept"]["described"]["value"] == out["hidden_kept"]["described"]["value"] == ""
+    # A closed listbox nobody can see is not pressed.
+    assert out["hidden_cursor"]["described"]["options"] == []
+    assert out["opened"].get("sf1", 0) == out["opened"].get("sf2", 0) == 0
+    assert out["opened"].get("hidden_cursor", 0) == 0
+    # The cursor row carries aria-selected while nothing is chosen: empty, not "has a value",
+    # though the button's prompt is a sentence.
+    for key in ("country", "phone", "deep"):
+        described = out[key]["described"]
+        assert described["value"] == "", (key, described)
+        assert not any(o["selected"] for o in described["options"]), (key, described)
+    assert texts(out["country"]["described"]) == ["Austria", "France", "Germany", "United States"]
+    assert statuses(out["country"]) == ["applied"] and out["state"]["country"] == "Germany"
+    assert out["country"]["read"] == "Germany"
+    # Chosen: the button's choice, not the cursor's row (the first one).
+    assert out["lang"]["described"]["value"] == "French"
+    assert [o["text"] for o in out["lang"]["described"]["options"] if o["selected"]] == ["French"]
+    # A list that closes only when its box loses focus is closed before describe returns: left
+    # open it covers the fields below (the snapshot then finds them hidden).
+    assert texts(out["cx"]["described"]) == ["Austria", "Germany", "Switzerland"]
+    assert not out["cx_left_open"]
+    # Opening a list (its focus scrolls) leaves every scroll position as it was.
+    assert out["scroll"]["after"] == out["scroll"]["before"]
+    # Top level of categories only, items loaded after opening one: browsed, then searched.
+    hear = texts(out["hear"]["described"])
+    assert "Job Board > Indeed" in hear and "Event > Meetup" in hear, hear
+    assert statuses(out["hear"]) == ["applied", "applied"], out["hear"]["results"]
+    assert out["state"]["hear"] == "Podcast"
+    assert out["submits"] == 0
+
+
+PLACE = [["San Francisco"], ["California", "CA"],
+         ["United States", "US", "USA", "United States of America"]]
+PLACES_RUN = """async (place) => {
+  const d = window.__drivers;
+  const out = {};
+  for (const id of ["home", "base"]) {
+    const el = document.getElementById(id);
+    const driver = d.findDriver(el);
+    out[id] = { driver: driver.name, result: await driver.apply(el,
+      { action: "choose", value: "San Francisco", place }) };
+  }
+  await new Promise((r) => setTimeout(r, 400));  // past the page's clear-on-blur
+  out.read = window.__fixture.read();
+  out.searches = window.__searches;
+  out.submits = window.__fixtureSubmits;
+  return out;
+}"""
+
+
+def test_place_typeaheads_choose_the_person_s_place(open_page: Any) -> None:
+    """A places service offers several places of one name: the one that matches the city, region
+    and country is chosen (typing more until it shows); none matching leaves the box empty."""
+    page = open_page("tests/fixtures/widgets/places.html")
+    out: dict[str, Any] = page.evaluate(PLACES_RUN, PLACE)
+    assert out["home"]["driver"] == out["base"]["driver"] == "combobox"
+    assert out["home"]["result"]["status"] == "applied", out
+    assert out["read"]["home"] == "San Francisco, CA, USA"
+    # Only other San Franciscos: nothing chosen, nothing typed left behind, refused with a reason.
+    assert out["base"]["result"]["status"] == "refused", out
+    assert out["read"]["base"] == "" and out["read"]["base_text"] == ""
+    assert out["submits"] == 0
 
 
 def test_comboboxes(open_page: Any) -> None:
@@ -563,6 +681,14 @@ def test_file_uploads(open_page: Any) -> None:
         assert out["driver"] == "file", pick
         assert statuses(out) == ["applied"], (pick, out["results"])
         assert out["results"][0]["value_after"] == "ada.pdf"
+    # An input the page reset after taking the file: the file its upload list names is the
+    # value, so a second Fill (or a round for new fields) does not attach it again.
+    again = page.evaluate("""async () => {
+      const el = document.querySelector("#wd-select");
+      const d = window.__drivers.findDriver(el);
+      return [(await d.describe(el)).value, d.read(el)];
+    }""")
+    assert again == ["ada.pdf", "ada.pdf"]
     received = page.evaluate("__fixture.read()")
     size = len(b"%PDF-1.4 resume")
     for key in ["ashby", "greenhouse", "workday", "smartrecruiters"]:

@@ -60,6 +60,23 @@ def country_name(code: str, lang: str = "en") -> str:
     return str(country.name) if country else code
 
 
+# Short forms places services write that ISO does not list.
+_COMMON_SHORT = {"GB": ("UK",), "US": ("U.S.", "U.S.A.")}
+
+
+def country_writings(code: str, lang: str = "en") -> tuple[str, ...]:
+    """The ways a place's country is written: names in the page's language and English, the
+    official and common names, the alpha-2 and alpha-3 codes ("United States", "USA", "US")."""
+    code = code.upper()
+    country = pycountry.countries.get(alpha_2=code)
+    found = [country_name(code, lang), country_name(code, "en"), code, *_COMMON_SHORT.get(code, ())]
+    if country:
+        found += [country.alpha_3, str(country.name)]
+        found += [str(getattr(country, attr)) for attr in ("official_name", "common_name")
+                  if getattr(country, attr, None)]
+    return tuple(dict.fromkeys(found))
+
+
 @text_cache()
 def country_of_text(text: str) -> str | None:
     """The country a short text names ("Germany", "Deutschland", "USA"), or None."""

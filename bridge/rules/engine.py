@@ -349,6 +349,7 @@ def _apply(
     d.action = shaped.action
     d.value = shaped.value
     d.values = shaped.values
+    d.place = shaped.place
     d.checked = shaped.checked
     d.file = answer.file if shaped.action == Action.ATTACH else None
     d.source = answer.source

@@ -34,6 +34,9 @@ class Answer:
     code: str = ""
     alternatives: tuple[str, ...] = ()  # other wordings of the same answer, for option matching
     query: str = ""  # what to type into a search box whose suggestions hold the answer
+    # A place (city, region, country), each part with its other writings: a suggestion of a
+    # places-backed typeahead must name these and nothing else.
+    place: tuple[tuple[str, ...], ...] = ()
     file: FileRef | None = None
     source: Source = Source.PROFILE
     confidence: float = 1.0

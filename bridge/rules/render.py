@@ -48,6 +48,7 @@ class Shaped:
     action: Action
     value: str = ""
     values: list[str] = dc_field(default_factory=list)
+    place: list[list[str]] = dc_field(default_factory=list)
     checked: bool | None = None
     confidence: float = 1.0
     review: bool = False
@@ -83,7 +84,8 @@ def render(
         text = answer.query or _as_text(field, answer, page)
         if isinstance(text, Missing):
             return text
-        return Shaped(Action.CHOOSE, value=text, note="typeahead: options not in the snapshot")
+        return Shaped(Action.CHOOSE, value=text, place=[list(p) for p in answer.place],
+                      note="typeahead: options not in the snapshot")
     if w in DATE_WIDGETS or (answer.kind == "date" and answer.when is not None):
         return _date(field, answer, page.lang)
     text = _as_text(field, answer, page)

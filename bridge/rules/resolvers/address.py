@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import re
 
-from bridge.rules.countries import countries_in, country_name, region_code, region_name
+from bridge.rules.countries import (
+    countries_in,
+    country_name,
+    country_writings,
+    region_code,
+    region_name,
+)
 from bridge.rules.model import Answer, Missing
 from bridge.rules.resolvers.base import Ask, Result, text_or, unknown
 from bridge.rules.text import fold
@@ -89,8 +95,24 @@ def resolve(ask: Ask) -> Result:
             ", ".join(bits),
             alternatives=tuple(x for x in (loc.city,) if x),
             query=loc.city or "",
+            place=_place(loc.city or "", loc.region or "", loc.countryCode or "", ask.page.lang),
         )
     return unknown(ask)
+
+
+def _place(city: str, region: str, country: str, lang: str) -> tuple[tuple[str, ...], ...]:
+    """City, region and country with their other writings ("California", "CA"), for choosing
+    among a places service's suggestions; () without a city."""
+    if not city:
+        return ()
+    parts: list[tuple[str, ...]] = [(city,)]
+    if region:
+        code = region_code(country, region) if country else None
+        alts = (region, region_name(code), code.split("-")[-1]) if code else (region,)
+        parts.append(tuple(dict.fromkeys(alts)))
+    if country:
+        parts.append(country_writings(country, lang))
+    return tuple(parts)
 
 
 def resolve_residence(ask: Ask) -> Result:

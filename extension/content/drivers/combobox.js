@@ -1,14 +1,15 @@
 // Generic ARIA combobox / typeahead (Ashby and Greenhouse location, Workable selects,
 // SmartRecruiters autocompletes inside shadow roots, inputs with a <datalist>). Type the text with
 // input events, wait for the suggestions, click the best one, then check the input kept it:
-// many of these clear text that was typed but not chosen from the list.
+// many of these clear text that was typed but not chosen from the list. A place (decision.place)
+// is chosen only from a suggestion that names the person's city, region and country.
 import { leave, setTextLikeAPerson } from "../typing.js";
 import {
   SIBLING_LIST, closePopup, listedOptions, notePopupsBefore, openPopup, popupOf, popupOptions,
 } from "./popup_list.js";
 import {
-  fold, isLocked, isVisible, keepFocus, keyPress, matchOption, matchSuggestion, norm, outcome, press, settle, waitFor,
-  wantedOf,
+  fold, isLocked, isVisible, keepFocus, keyPress, matchOption, matchSuggestion, namesPlace, norm, outcome, placeOf,
+  press, settle, waitFor, wantedOf,
 } from "./util.js";
 
 /** @param {Element} el */
@@ -58,6 +59,78 @@ async function waitForSuggestions(input, free) {
     return !busy && performance.now() - started > quiet ? "quiet" : null;
   }, free ? 400 : 1500);
   return found && found !== "quiet" ? /** @type {Element} */ (found) : null;
+}
+
+/**
+ * What to type, in turn, until the person's place shows among the suggestions (lists show a
+ * few places of a name): the city, then the city with its region written out and as its code
+ * ("California", "CA"), or with its country where the profile names no region.
+ * @param {string[][]} place @param {string} typed  the plan's text (the city)
+ */
+function placeQueries(place, typed) {
+  const [cities = [], regions = [], countries = []] = place;
+  const city = typed || cities[0] || "";
+  const bySize = [...regions].sort((a, b) => b.length - a.length);
+  const more = bySize.length ? [bySize[0], bySize.at(-1)] : countries.slice(0, 1);
+  return [...new Set([city, ...more.filter(Boolean).map((part) => `${city}, ${part}`)])];
+}
+
+/**
+ * A typeahead that accepts only a suggestion, for a place: types progressively (the city, then
+ * more of the place), takes the suggestion that names the person's city, region and country,
+ * and checks the page kept it after the box lost focus. When none matches, what was typed is
+ * cleared: a wrong place is worse than none.
+ * @param {HTMLInputElement} input @param {string} typed @param {string[][]} place @param {string} before
+ */
+async function choosePlace(input, typed, place, before) {
+  let stale = "";
+  let offered = 0;
+  for (const query of placeQueries(place, typed)) {
+    notePopupsBefore(input);
+    setTextLikeAPerson(input, query, { blur: false });
+    // Fresh suggestions: a list other than the last query's (services keep it while they search).
+    const started = performance.now();
+    const popup = await waitFor(() => {
+      const p = popupOf(input);
+      const texts = p ? popupOptions(p).map((o) => o.text).join("|") : "";
+      if (texts && texts !== stale) return p;
+      return performance.now() - started > 1200 ? "quiet" : null;
+    }, 1500);
+    if (!popup || popup === "quiet") continue;
+    const list = /** @type {Element} */ (popup);
+    // Suggestions may arrive in steps: give the person's place a moment to show up.
+    const hit = await waitFor(() => popupOptions(list).find((o) => namesPlace(o.text, place)), 400);
+    const shown = popupOptions(list);
+    stale = shown.map((o) => o.text).join("|");
+    offered += shown.length;
+    if (!hit) continue;
+    press(hit.el);
+    await waitFor(() => !popupOf(input) || kept(input, hit.text), 600);
+    await closePopup(input);
+    keyPress(input, "Tab", { up: false });
+    leave(input);
+    await settle();
+    // A box that drops text not chosen from its list does so a moment after losing focus.
+    await waitFor(() => !kept(input, hit.text), 300);
+    if (kept(input, hit.text)) return outcome("applied", `chose "${hit.text}"`, input.value);
+    break;
+  }
+  await closePopup(input);
+  if (!offered) {
+    // No suggestions at all: a box that keeps typed text takes the city as typed (as for any
+    // typeahead that offered nothing); one that takes only suggestions drops it on blur.
+    setTextLikeAPerson(input, typed, { blur: false });
+    leave(input);
+    await settle();
+    await waitFor(() => !kept(input, typed), 250);
+    if (kept(input, typed)) return outcome("applied", "typed; the page offered no suggestions", input.value);
+  }
+  if (input.value !== before) setTextLikeAPerson(input, before, { blur: false });
+  leave(input);
+  await settle();
+  const name = place.map((p) => p[0]).filter(Boolean).join(", ");
+  return outcome("refused", offered ? `none of the places suggested is ${name}; left for you`
+    : `the page suggested no place for ${name}; left for you`, input.value);
 }
 
 /** Whether what the input shows now is the chosen text. */
@@ -128,6 +201,10 @@ export const combobox = {
       }
       return outcome("applied", hit ? `typed suggested "${hit.value}"` : "typed (not one of the suggestions)",
         input.value);
+    }
+    const place = placeOf(decision);
+    if (place.length && locked !== "read-only" && !takesFreeText(input)) {
+      return choosePlace(input, wanted, place, before);
     }
     let popup = null;
     // The plan's "set_text" says the text itself is the answer, like a free-text field.

@@ -94,10 +94,21 @@ function accepted(/** @type {HTMLInputElement} */ input, /** @type {File} */ fil
     : a.endsWith("/*") ? type.startsWith(a.slice(0, -1)) : type === a));
 }
 
-/** The names the input holds. @param {HTMLInputElement} input */
+// Where a page lists a file it took once it has reset its input (Workday's upload list).
+const LISTED = "[data-automation-id=file-upload-file-name], [data-automation-id=file-upload-item-name], "
+  + "[class*=filename i], [class*=file-name i]";
+
+/**
+ * The names the input holds, else the names its upload group lists (a page that resets the
+ * input after taking the file): a file already attached is a value, not a field to attach again.
+ * @param {HTMLInputElement} input
+ */
 function shown(input) {
   const names = input.isConnected && input.files ? [...input.files].map((f) => f.name) : [];
-  return names.length ? names.join(", ") : "";
+  if (names.length) return names.join(", ");
+  const group = input.isConnected ? input.closest(GROUP) : null;
+  const listed = group ? [...group.querySelectorAll(LISTED)].map(textOf).filter((t) => /\S\.[a-z0-9]{2,5}$/i.test(t)) : [];
+  return [...new Set(listed)].join(", ");
 }
 
 /** How long a page may take to show that it took a file before the input's word is taken. */

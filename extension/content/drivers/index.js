@@ -69,6 +69,8 @@ export const CANDIDATE_SELECTOR = [
 export function isPartOfWidget(el) {
   try {
     if (el.closest(".select2-container, .select2-drop, .select2-dropdown")) return true;
+    // Workday's chosen-item pills (role=listbox) show a prompt's value; the prompt is the field.
+    if (el.matches("[data-automation-id=selectedItemList]")) return true;
     if (el instanceof HTMLSelectElement) {
       // Fabric's proxy select, or a hidden select whose stand-in button follows it (iCIMS).
       return (el.matches("[aria-hidden=true]") && Boolean(popupSelect.matches(el)))

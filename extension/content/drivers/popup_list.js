@@ -1,5 +1,6 @@
 // Shared mechanics for controls that open a list in a popup (usually a portal on <body>):
 // Workday listbox buttons and prompts, Fabric and MUI select buttons. Not a driver itself.
+import { leave } from "../typing.js";
 import {
   byId, isVisible, keyPress, norm, press, textOf, waitFor,
 } from "./util.js";
@@ -179,5 +180,12 @@ export async function closePopup(trigger) {
   // while the list fades out); one that ignores Escape (iCIMS) gets the press outside at once.
   const closing = () => !popupOf(trigger) || (wasExpanded && trigger.getAttribute("aria-expanded") === "false");
   if (!(await waitFor(closing, 25))) press(doc.body, ["mousedown", "mouseup"]);
-  await waitFor(() => !popupOf(trigger), 300);
+  if (await waitFor(() => !popupOf(trigger), 300)) return;
+  // A list that closes only when its box loses focus (Oracle's cx-select): leave the box. The
+  // caller gives focus back where it was; a list left open would cover the fields below it.
+  const focused = doc.activeElement;
+  if (focused instanceof HTMLElement && (focused === trigger || focused.contains(trigger) || trigger.contains(focused))) {
+    leave(focused);
+    await waitFor(() => !popupOf(trigger), 400);
+  }
 }

@@ -1,9 +1,9 @@
 // Select buttons of component libraries (Fabric on BambooHR, MUI Select, other role=button /
 // role=combobox elements with aria-haspopup): the button shows the choice, the options open in a
 // portal as role=option / role=menuitem, and a click on one commits it.
-import { closePopup, isPlaceholder, openPopup, popupOptions } from "./popup_list.js";
+import { closePopup, isPlaceholder, listedOptions, openPopup, popupOptions } from "./popup_list.js";
 import {
-  fold, isLocked, isPlaceholderOption, isVisible, keepFocus, matchOption, norm, outcome, press, settle, textOf,
+  fold, isLocked, isPlaceholderOption, isPromptText, isVisible, keepFocus, matchOption, norm, outcome, press, settle, textOf,
   waitFor, wantedOf,
 } from "./util.js";
 
@@ -27,15 +27,48 @@ function triggerOf(el) {
   return null;
 }
 
-/** The choice as shown on the trigger. @param {Element} trigger */
-function shown(trigger) {
+/**
+ * The hidden input right after the trigger that keeps its value for the form (SuccessFactors'
+ * `_value`, a mirror input), or null.
+ * @param {Element} trigger
+ * @returns {HTMLInputElement|null}
+ */
+function modelInput(trigger) {
+  const next = trigger.nextElementSibling;
+  return next instanceof HTMLInputElement && (next.type === "hidden" || next.getAttribute("aria-hidden") === "true")
+    ? next : null;
+}
+
+/**
+ * The committed choice, from what the button and its model show: never from a popup, whose
+ * aria-selected may only be its keyboard cursor. A prompt on the button ("Select One", "Choose
+ * your country") is no choice; nor is text the hidden model input does not back, unless it is
+ * one of the options.
+ * @param {Element} trigger @param {{text: string}[]} [options]  the options, when read
+ */
+function shown(trigger, options) {
   const content = trigger.querySelector(".fab-SelectToggle__content");
   if (content) return textOf(content);
   if (trigger.querySelector(".fab-SelectToggle__placeholder")) return "";
   const clone = /** @type {Element} */ (trigger.cloneNode(true));
   for (const junk of clone.querySelectorAll("[class*=toggleButton], [class*=Icon], svg")) junk.remove();
   const text = textOf(clone).replace(/[\u200b▼▾⌄]/g, "").trim();
-  return isPlaceholder(text) ? "" : text;
+  if (isPlaceholder(text)) return "";
+  if (options?.some((o) => fold(o.text) === fold(text))) return text;
+  if (isPromptText(text)) return "";
+  if (options?.length && modelInput(trigger)?.value === "") return "";
+  return text;
+}
+
+/**
+ * Marks as selected only the option the button shows: a popup's aria-selected counts only when
+ * something is chosen and no option's text is the button's (a shortened label).
+ * @param {{value: string, text: string, selected: boolean}[]} options @param {string} value
+ */
+function markChosen(options, value) {
+  const byText = options.some((o) => fold(o.text) === fold(value));
+  return options.map(({ value: v, text, selected }) => ({ value: v, text,
+    selected: value !== "" && (byText ? fold(text) === fold(value) : selected) }));
 }
 
 /**
@@ -89,20 +122,26 @@ export const popupSelect = {
       return { widget: "listbox", value, options: [...model.options].map((o) => ({ value: o.value,
         text: norm(o.text), selected: o.selected && !isPlaceholderOption(o) })) };
     }
+    // A list the page keeps in the DOM while closed (SuccessFactors' picklists): read, not opened.
+    const listed = listedOptions(trigger);
+    if (listed) {
+      const chosen = shown(trigger, listed);
+      return { widget: "listbox", value: chosen, options: markChosen(listed, chosen) };
+    }
+    // A closed button nobody can see (a wizard's hidden step) shows no list when pressed.
+    if (!isVisible(trigger)) return { widget: "listbox", value, options: [] };
     const restore = keepFocus(trigger);
     /** @type {{value: string, text: string, selected: boolean}[]} */
     let options = [];
     try {
       const popup = await openPopup(trigger);
-      if (popup) {
-        options = popupOptions(popup).map(({ value: v, text, selected }) => ({ value: v, text,
-          selected: selected || (value !== "" && text === value) }));
-      }
+      if (popup) options = popupOptions(popup).map(({ value: v, text, selected }) => ({ value: v, text, selected }));
     } finally {
       await closePopup(trigger);
       restore();
     }
-    return { widget: "listbox", options, value };
+    const chosen = shown(trigger, options);
+    return { widget: "listbox", options: markChosen(options, chosen), value: chosen };
   },
   async apply(el, decision) {
     const trigger = triggerOf(el);

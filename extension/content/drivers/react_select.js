@@ -4,7 +4,8 @@
 // as `.select__single-value` (single) or `.select__multi-value` chips (multi).
 import { leave, setTextLikeAPerson } from "../typing.js";
 import {
-  byId, fold, isLocked, keepFocus, keyPress, matchOption, matchSuggestion, norm, outcome, press, settle, textOf, waitFor, wantedOf,
+  byId, fold, isLocked, isVisible, keepFocus, keyPress, matchOption, matchSuggestion, namesPlace, norm, outcome, placeOf,
+  press, settle, textOf, waitFor, wantedOf,
 } from "./util.js";
 
 const CONTROL = ".select__control, [class*='-control']";
@@ -82,12 +83,14 @@ async function closeMenu(/** @type {HTMLInputElement} */ input) {
 /**
  * After typing: the matching suggestion, or null once the menu has said "no options" (and is not
  * loading) for a moment, or after 1.5 s.
- * @param {HTMLInputElement} input @param {string} wanted
+ * @param {HTMLInputElement} input @param {string} wanted @param {string[][]} [place]  a place to find
  */
-async function waitForSuggestion(input, wanted) {
+async function waitForSuggestion(input, wanted, place = []) {
   let emptySince = 0;
   const found = await waitFor(() => {
-    const hit = matchSuggestion(asOptions(menuOptions(input)), wanted);
+    const options = asOptions(menuOptions(input));
+    // A place takes only the suggestion that names the person's city, region and country.
+    const hit = place.length ? options.find((o) => namesPlace(o.text, place)) ?? null : matchSuggestion(options, wanted);
     if (hit) return hit;
     const doc = input.ownerDocument;
     const empty = doc.querySelector(".select__menu-notice--no-options, [class*='-NoOptionsMessage']")
@@ -151,14 +154,20 @@ export const reactSelect = {
     const control = /** @type {Element} */ (controlOf(el));
     const input = /** @type {HTMLInputElement} */ (inputOf(control));
     const values = chosen(control);
+    // A closed select nobody can see shows no menu when pressed: it is not opened.
+    if (!isVisible(control)) {
+      return { widget: "combobox", role: "combobox", multiple: isMulti(control),
+        options: values.map((v) => ({ value: v, text: v, selected: true })), value: values.join(", ") };
+    }
     const restore = keepFocus(input);
     let options = [];
     try {
       if (await openMenu(control)) {
         await waitFor(() => menuOptions(input).length || menuSaysEmpty(input), 500);
+        // Nothing shown as chosen, nothing selected: aria-selected may mark the menu's cursor.
         options = asOptions(menuOptions(input)).map(({ value, text, el: node }) => ({ value, text,
-          selected: node.getAttribute("aria-selected") === "true"
-            || /--is-selected\b/.test(node.className) || values.includes(text) }));
+          selected: values.length > 0 && (node.getAttribute("aria-selected") === "true"
+            || /--is-selected\b/.test(node.className) || values.includes(text)) }));
       }
     } finally {
       await closeMenu(input);
@@ -182,23 +191,29 @@ export const reactSelect = {
     const wanted = wantedOf(decision);
     if (!wanted.length) return outcome("skipped", "no option to choose", chosen(control).join(", "));
     const multi = isMulti(control);
+    const place = placeOf(decision);
+    const fits = (/** @type {{text: string}} */ o, /** @type {string} */ w) => (place.length
+      ? namesPlace(o.text, place) : fold(o.text) === fold(w));
     const picked = [];
     for (const w of multi ? wanted : wanted.slice(0, 1)) {
-      if (chosen(control).some((c) => fold(c) === fold(w))) { picked.push(w); continue; }
+      if (chosen(control).some((c) => fits({ text: c }, w))) { picked.push(w); continue; }
       if (!(await openMenu(control))) {
         return outcome("refused", "the menu did not open", chosen(control).join(", "));
       }
       await waitFor(() => menuOptions(input).length || menuSaysEmpty(input), 500);
-      let hit = matchOption(asOptions(menuOptions(input)), w);
+      const listed = asOptions(menuOptions(input));
+      let hit = place.length ? listed.find((o) => fits(o, w)) ?? null : matchOption(listed, w);
       if (!hit) {
         // Long or async lists: type to filter, as a person would, and wait for the options.
         setTextLikeAPerson(input, w, { blur: false });
-        hit = await waitForSuggestion(input, w);
+        hit = await waitForSuggestion(input, w, place);
       }
       if (!hit) {
         await closeMenu(input);
         leave(input); // uncommitted typed text is dropped on blur
-        return outcome("refused", `no option matches "${w}"`, chosen(control).join(", "));
+        const why = place.length ? `none of the places suggested is ${place.map((p) => p[0]).join(", ")}; left for you`
+          : `no option matches "${w}"`;
+        return outcome("refused", why, chosen(control).join(", "));
       }
       const text = hit.text;
       const before = chosen(control);

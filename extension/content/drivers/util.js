@@ -6,7 +6,7 @@
  * @typedef {{value: string, text: string, selected: boolean}} Option
  * @typedef {{status: "applied"|"refused"|"not_found"|"skipped", detail: string, value_after: string}} ApplyOutcome
  * @typedef {{action?: string, value?: string, values?: string[], checked?: boolean|null,
- *   file?: {name: string, mime?: string, data_b64?: string}|null}} Decision
+ *   file?: {name: string, mime?: string, data_b64?: string}|null, place?: string[][]}} Decision
  * A widget driver. `read` is what the person sees now, synchronously and without opening
  * anything (edit tracking compares it before and after); `describe` may open a menu briefly;
  * `visibleParts` (optional) names what a person sees of a control the page hides or shrinks.
@@ -299,6 +299,29 @@ export function matchSuggestion(options, wanted) {
     ?? null;
 }
 
+/**
+ * Whether a places service's suggestion names the person's place: it starts with the city, and
+ * each other part it names (between commas; postal codes aside) is the place's region or
+ * country, at least one of them. "San Francisco, CA, USA" names San Francisco, California, US;
+ * "San Francisco, Córdoba, Argentina" and "San Francisco de Macorís" do not.
+ * @param {string} text @param {string[][]} place  [city writings, region writings, country writings]
+ */
+export function namesPlace(text, place) {
+  const [cities = [], ...rest] = place;
+  const t = fold(text);
+  const city = cities.map(fold).find((c) => c && t.startsWith(c) && /^($|[\s,(/-])/.test(t.slice(c.length)));
+  if (!city) return false;
+  const plain = (/** @type {string} */ w) => fold(w).replace(/\./g, "").replace(/\b\d[\d\s-]*\b/g, "").trim();
+  const known = new Set(rest.flat().map(plain).filter(Boolean));
+  const parts = t.slice(city.length).split(/[,()/]/).map(plain).filter(Boolean);
+  return parts.length > 0 && parts.every((p) => known.has(p));
+}
+
+/** The decision's place, as [city, region, country] writings; [] when it names none. @param {Decision} d */
+export function placeOf(d) {
+  return Array.isArray(d.place) ? d.place.filter((p) => Array.isArray(p) && p.length) : [];
+}
+
 /** @param {string} s */
 export function escapeRe(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -314,19 +337,44 @@ export function textOf(el) {
   return norm(clone.textContent);
 }
 
-/** Remembers focus and gives it back later (describe must leave things as it found them). */
-export function keepFocus(/** @type {Element} */ el) {
+/** The parent, across a shadow root's edge. @param {Element} el @returns {Element|null} */
+function upOf(el) {
+  const root = el.getRootNode();
+  return el.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
+}
+
+/**
+ * Remembers focus and every scroll position that opening a menu can move (the window and each
+ * scrolling box around the control; a portal's focus scrolls them) and gives them back exactly:
+ * describe must leave things as it found them.
+ * @param {Element} el
+ */
+export function keepFocus(el) {
   const doc = el.ownerDocument;
   const root = rootOf(el);
   const before = /** @type {HTMLElement|null} */ (root.activeElement ?? doc.activeElement);
   const scrollX = doc.defaultView?.scrollX ?? 0;
   const scrollY = doc.defaultView?.scrollY ?? 0;
+  /** @type {{box: Element, left: number, top: number}[]} */
+  const boxes = [];
+  for (let node = upOf(el); node && node !== doc.documentElement; node = upOf(node)) {
+    if (node.scrollHeight > node.clientHeight || node.scrollWidth > node.clientWidth) {
+      boxes.push({ box: node, left: node.scrollLeft, top: node.scrollTop });
+    }
+  }
   return () => {
     if (before && before.isConnected && before !== doc.body) before.focus({ preventScroll: true });
     else if (doc.activeElement instanceof HTMLElement && doc.activeElement !== doc.body) {
       doc.activeElement.blur();
     }
-    doc.defaultView?.scrollTo(scrollX, scrollY);
+    for (const { box, left, top } of boxes) {
+      if (box.isConnected && (box.scrollLeft !== left || box.scrollTop !== top)) {
+        box.scrollTo({ left, top, behavior: "instant" });
+      }
+    }
+    if (doc.defaultView && (doc.defaultView.scrollX !== scrollX || doc.defaultView.scrollY !== scrollY)) {
+      doc.defaultView.scrollTo({ left: scrollX, top: scrollY, behavior: "instant" });
+    }
   };
 }
 

@@ -1,10 +1,14 @@
 // Workday pickers: `button[aria-haspopup=listbox]` ("Select One", with a 0×0 mirror input beside
 // it) and the `selectinput` prompts (`multiSelectContainer`, chosen items as `selectedItem` pills).
 // Options live in a body portal (`activeListContainer`). Prompts can be two-level ("How did you
-// hear": a category, then an item): items are `promptLeafNode`s, anything else there is a category.
+// hear": a category, then an item): items are `promptLeafNode`s, the other rows are categories (or,
+// before any item shows, the rows that say they open a list); a category's items may load late,
+// and the search box searches on Enter.
+import { setTextLikeAPerson } from "../typing.js";
 import { closePopup, isPlaceholder, openPopup, popupOf, popupOptions } from "./popup_list.js";
 import {
-  fold, isLocked, keepFocus, matchOption, norm, outcome, press, settle, textOf, waitFor, wantedOf,
+  fold, isLocked, isPromptText, isVisible, keepFocus, keyPress, matchOption, norm, outcome, press, settle, textOf,
+  waitFor, wantedOf,
 } from "./util.js";
 
 const LEAF = "[data-automation-id=promptLeafNode]";
@@ -22,26 +26,87 @@ function triggerOf(el) {
 
 const isPrompt = (/** @type {Element} */ t) => t.matches("input");
 
-/** What the person sees as chosen. @param {Element} trigger */
+/** The box around a prompt that holds its chosen-item pills. @param {Element} trigger */
+const pillBox = (trigger) => trigger.closest("[data-automation-id=multiSelectContainer]") ?? trigger.parentElement;
+
+/** The chosen items' texts of a prompt. @param {Element} trigger */
+function pillsOf(trigger) {
+  const pills = [...pillBox(trigger)?.querySelectorAll("[data-automation-id=selectedItem]") ?? []];
+  return pills.map((p) => textOf(p.querySelector("p, [data-automation-id=promptOption]") ?? p)).filter(Boolean);
+}
+
+/**
+ * What the person sees as chosen: a prompt's pills, a button's text unless it only prompts.
+ * Never a popup's aria-selected, which can be its keyboard cursor.
+ * @param {Element} trigger
+ */
 function shown(trigger) {
-  if (isPrompt(trigger)) {
-    const box = trigger.closest("[data-automation-id=multiSelectContainer]") ?? trigger.parentElement;
-    const pills = box ? [...box.querySelectorAll("[data-automation-id=selectedItem]")] : [];
-    return pills.map((p) => textOf(p.querySelector("p, [data-automation-id=promptOption]") ?? p))
-      .filter(Boolean).join(", ");
-  }
+  if (isPrompt(trigger)) return pillsOf(trigger).join(", ");
   const text = textOf(trigger);
-  return isPlaceholder(text) ? "" : text;
+  return isPlaceholder(text) || isPromptText(text) ? "" : text;
 }
 
 /** @param {{el: Element}} o */
 const isLeaf = (o) => o.el.matches(LEAF) || Boolean(o.el.closest(LEAF)) || Boolean(o.el.querySelector(LEAF));
 
-/** Options that open a sub-list; only prompts that mark their leaves have them. @param {Element} popup */
+/** A row that says it opens a sub-list: a popup flag, or a chevron after its text. @param {{el: Element}} o */
+const opensList = (o) => o.el.matches("[aria-haspopup]:not([aria-haspopup=false]), [aria-expanded]")
+  || /[›»>]\s*$/.test(textOf(o.el));
+
+/**
+ * Options that open a sub-list: where the prompt marks its leaves, every other row; where the top
+ * level holds only categories (no leaf marked yet), the rows that say they open one.
+ * @param {Element} popup
+ */
 function categories(popup) {
   const options = popupOptions(popup);
-  if (!popup.querySelector(LEAF)) return [];
-  return options.filter((o) => !isLeaf(o));
+  const marked = Boolean(popup.querySelector(LEAF));
+  return options.filter((o) => !isLeaf(o) && (marked || opensList(o)));
+}
+
+/**
+ * Whether Enter may be pressed in a prompt's search box: Workday's prompts search on Enter, and
+ * they sit in no form, so a page cannot read the key as "send the form".
+ * @param {Element} trigger
+ */
+const searchesOnEnter = (trigger) => trigger instanceof HTMLInputElement && !trigger.form;
+
+/**
+ * Searches a prompt the way a person does: types the item, presses Enter, and takes the result
+ * that matches (a single hit may commit at once). What was typed is cleared again; a commit that
+ * does not match what was wanted is taken back.
+ * @param {HTMLInputElement} input @param {string} wanted
+ * @returns {Promise<string>} "" on success, else why not
+ */
+async function search(input, wanted) {
+  const before = shown(input);
+  await closePopup(input);
+  setTextLikeAPerson(input, wanted, { blur: false });
+  await settle();
+  keyPress(input, "Enter");
+  const popup = () => popupOf(input);
+  const leaves = () => {
+    const p = popup();
+    return p ? popupOptions(p).filter(isLeaf) : [];
+  };
+  const first = await waitFor(() => (shown(input) !== before ? "committed"
+    : leaves().length || popup()?.querySelector("[data-automation-id=promptEmptyText]") ? "results" : null), 1500);
+  let why = "";
+  if (first !== "committed") {
+    const p = popup();
+    const hit = p ? matchOption(leaves(), wanted) : null;
+    if (!p || !hit) why = `no option matches "${wanted}"`;
+    else if ((await clickOption(input, p, hit)) !== "committed") why = `"${hit.text}" did not commit`;
+  }
+  if (!why && !matchOption(pillsOf(input).map((t) => ({ value: t, text: t })), wanted)) {
+    // The page committed its only hit for the typed text, which is not the item wanted.
+    const added = [...pillBox(input)?.querySelectorAll("[data-automation-id=selectedItem]") ?? []].at(-1);
+    const remove = added?.querySelector("[data-automation-id=DELETE_charm]");
+    if (remove) press(remove);
+    why = `searching "${wanted}" chose something else`;
+  }
+  if (input.value) setTextLikeAPerson(input, "", { blur: false });
+  return why;
 }
 
 /** Goes back from a sub-list to the categories. @param {Element} trigger @param {Element} popup */
@@ -63,7 +128,9 @@ async function clickOption(/** @type {Element} */ trigger, /** @type {Element} *
   const shownBefore = shown(trigger);
   press(option.el);
   return waitFor(() => {
-    if (shown(trigger) !== shownBefore || !popupOf(trigger)) return "committed";
+    // A list that empties while a category's items load is still open.
+    const gone = !isVisible(popup) && !popupOf(trigger);
+    if (shown(trigger) !== shownBefore || gone) return "committed";
     const now = popupOptions(popup).map((o) => o.text).join("|");
     return now && now !== before ? "sublist" : null;
   }, 1200);
@@ -123,6 +190,10 @@ async function pickOne(trigger, wanted) {
       }
       popup = await back(trigger, popup);
     }
+    // Not among the items the categories show (long lists show a part): search for it.
+    if (isPrompt(trigger) && searchesOnEnter(trigger)) {
+      return search(/** @type {HTMLInputElement} */ (trigger), path[0]);
+    }
   }
   return `no option matches "${wanted}"`;
 }
@@ -138,6 +209,9 @@ export const workdayListbox = {
   async describe(el) {
     const trigger = /** @type {Element} */ (triggerOf(el));
     const value = shown(trigger);
+    const widget = isPrompt(trigger) ? "combobox" : "listbox";
+    // A closed picker nobody can see shows no list when pressed: it is not opened.
+    if (!isVisible(trigger) && !isVisible(trigger.parentElement)) return { widget, options: [], value };
     const restore = keepFocus(trigger);
     let options = [];
     try {
@@ -146,9 +220,11 @@ export const workdayListbox = {
       await closePopup(trigger);
       restore();
     }
-    const chosen = value.split(", ");
-    for (const o of options) o.selected = o.selected || chosen.includes(o.text.split(" > ").at(-1) ?? "");
-    return { widget: isPrompt(trigger) ? "combobox" : "listbox", options, value };
+    // Chosen is what the button or the pills show. A popup's aria-selected can be its keyboard
+    // cursor (the first row on opening, with nothing chosen), so it is not read.
+    const chosen = value ? value.split(", ").map(fold) : [];
+    for (const o of options) o.selected = chosen.includes(fold(o.text.split(" > ").at(-1)));
+    return { widget, options, value };
   },
   async apply(el, decision) {
     const trigger = triggerOf(el);
