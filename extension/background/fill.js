@@ -6,6 +6,7 @@
 // (deliveries.js, replay.js). The toolbar button, the keyboard shortcut and `relay fill` (through
 // Playwright's service-worker evaluate) all call relayFill. It never throws: failures come back as {ok: false, error: {code, message}}.
 
+import { awaitApplication } from "./arrival.js";
 import { listFrames, resolveTab, sendToFrame } from "./frames.js";
 import { hideFieldsOfHiddenFrames } from "./hidden_frames.js";
 import { RelayError, asRelayError } from "./native-port.js";
@@ -22,8 +23,9 @@ const JOB_TEXT_MAX = 20_000;
  * @property {string} run_id
  * @property {Record<string, any>|null} plan
  * @property {Record<string, any>[]} applied
- * @property {{snapshot: number, plan: number, apply: number, total: number, guard?: number}} timings_ms
- *   (guard: arming and releasing the submit guard, part of apply)
+ * @property {{snapshot: number, plan: number, apply: number, total: number, guard?: number, wait?: number}} timings_ms
+ *   (guard: arming and releasing the submit guard, part of apply; wait: waiting for a late
+ *   application to arrive, part of snapshot: arrival.js)
  * @property {{frame: string, url: string, fields: number, error?: string}[]} frames
  * @property {string[]} warnings
  * @property {import("./submit-guard.js").BlockedAttempt[]} blocked  submissions the page attempted
@@ -132,6 +134,11 @@ export function createFill(port, deliveries, guard) {
    */
   async function planFor(tab, options, outcome, t0, applying = false) {
     const tabId = /** @type {number} */ (tab.id);
+    const arrival = await awaitApplication(tabId);
+    outcome.timings_ms.wait = arrival.waited_ms;
+    if (arrival.reason === "bound") {
+      outcome.warnings.push(`the page was still loading after ${arrival.waited_ms} ms; Relay filled what was there`);
+    }
     const snap = await snapshotTab(tabId);
     outcome.frames = snap.summary;
     outcome.timings_ms.snapshot = round(performance.now() - t0);

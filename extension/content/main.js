@@ -2,6 +2,7 @@
 // messages. Messages carry `relay: <kind>`; every answer is JSON with `ok`.
 
 import { applyDecisions, lastApplyTimings } from "./apply.js";
+import { arrivalState } from "./arrival.js";
 import { startEditTracking } from "./edits.js";
 import { classify, clearMarks, markCounts, showMarks } from "./marks.js";
 import { wellFormed } from "./dom.js";
@@ -23,6 +24,8 @@ export async function handleMessage(message) {
   switch (message.relay) {
     case "ping":
       return { ok: true, url: location.href };
+    case "arrival":
+      return { ok: true, ...arrivalState() };
     case "snapshot": {
       const started = performance.now();
       const snap = await snapshot();
