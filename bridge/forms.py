@@ -111,6 +111,13 @@ class FrameSnapshot(BaseModel):
     fields: list[FormField] = Field(default_factory=list, max_length=5000)
 
 
+class FieldRef(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    frame: str = "0"
+    field_id: str = Field(min_length=1, max_length=100)
+
+
 class FillRequest(BaseModel):
     """Payload of `fill.plan`."""
 
@@ -122,6 +129,10 @@ class FillRequest(BaseModel):
     frames: list[FrameSnapshot] = Field(default_factory=list, max_length=200)
     # Set by `relay fill` and tests so a run can be correlated with its caller.
     client_run_tag: str = ""
+    # A later round of the same Fill (fields revealed or changed by what was applied): the run it
+    # continues, and the fields to decide; `frames` carry the whole snapshot, for context.
+    continues: str = Field(default="", max_length=100)
+    decide: list[FieldRef] = Field(default_factory=list, max_length=5000)
 
     def all_fields(self) -> list[FormField]:
         return [field for frame in self.frames for field in frame.fields]

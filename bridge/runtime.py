@@ -184,8 +184,14 @@ class Runtime:
         from bridge.rules.engine import decide, detect_ats
 
         decisions = decide(request, loaded)
+        if request.continues:
+            # A later round: the whole snapshot gave the context, only the fields it names are
+            # decided (fields revealed or changed by what the earlier rounds applied).
+            wanted = {(ref.frame, ref.field_id) for ref in request.decide}
+            decisions = [d for d in decisions if (d.frame, d.field_id) in wanted]
+            store.require_run(request.continues)
         planned = time.perf_counter()
-        run_id = store.new_run_id()
+        run_id = request.continues or store.new_run_id()
         llm = self._escalate(request, loaded, decisions, run_id)
         decisions = llm.decisions
         escalated = time.perf_counter()
@@ -214,7 +220,8 @@ class Runtime:
         )
         # The reply carries every decision: it is the first sending of each delivery.
         store.mark_sent(record.deliveries)
-        log.info("planned %s: %d fields, %d to apply", plan.run_id, len(decisions), seq)
+        log.info("planned %s%s: %d fields, %d to apply", plan.run_id,
+                 " (a later round)" if request.continues else "", len(decisions), seq)
         return record.result
 
     def _escalate(

@@ -3,6 +3,7 @@
 
 import { applyDecisions, lastApplyTimings } from "./apply.js";
 import { arrivalState } from "./arrival.js";
+import { formChanged, rememberSnapshot } from "./changes.js";
 import { startEditTracking } from "./edits.js";
 import { classify, clearMarks, markCounts, showMarks } from "./marks.js";
 import { wellFormed } from "./dom.js";
@@ -29,6 +30,7 @@ export async function handleMessage(message) {
     case "snapshot": {
       const started = performance.now();
       const snap = await snapshot();
+      rememberSnapshot();
       const reading = performance.now();
       // The posting only, never the form: its text may go to a model (posting.js).
       const jobText = message.want_text ? postingText(message.max_text ?? 20_000) : "";
@@ -51,7 +53,10 @@ export async function handleMessage(message) {
       return { ok: false, error: { code: "E_UNKNOWN_MESSAGE", message: `unknown guard op ${message.op}` } };
     }
     case "apply":
-      return apply(/** @type {any[]} */ (message.decisions ?? []));
+      return apply(/** @type {any[]} */ (message.decisions ?? []), message.more === true);
+    case "changes":
+      // After an apply: whether a later round of the Fill has something to look at (changes.js).
+      return { ok: true, ...(await formChanged()) };
     case "panel":
       if (window !== window.top) return { ok: false, error: { code: "E_NOT_TOP", message: "the panel lives in the top frame" } };
       showPanel(message.model, pickRow);
@@ -78,11 +83,14 @@ export async function handleMessage(message) {
   }
 }
 
+/** The marks of this Fill so far, by field id: a later round adds to them. */
+const marked = new Map();
+
 /**
  * Apply this frame's decisions, mark the fields, and return results plus rows for the panel.
- * @param {any[]} decisions
+ * @param {any[]} decisions @param {boolean} more  a later round of the same Fill: earlier marks stay
  */
-async function apply(decisions) {
+async function apply(decisions, more) {
   const started = performance.now();
   // Submits inside shadow roots never reach the window: the guard listens on the fields' roots.
   for (const decision of decisions) {
@@ -92,7 +100,7 @@ async function apply(decisions) {
   const results = await applyDecisions(decisions, { onDecision: guardField });
   void watchForNewFields();
   const byId = new Map(results.map((r) => [r.field_id, r]));
-  /** @type {import("./marks.js").MarkItem[]} */
+  /** @type {{id: string, item: import("./marks.js").MarkItem}[]} */
   const items = [];
   const rows = [];
   for (const decision of decisions) {
@@ -113,10 +121,12 @@ async function apply(decisions) {
     const targets = entry.kind === "group"
       ? entry.members.flatMap((m) => [m, ...(/** @type {any} */ (m).labels ?? [])])
       : [visualTarget(entry.el)];
-    items.push({ targets, tracked: entry.el, kind, tip });
+    items.push({ id: String(decision.field_id), item: { targets, tracked: entry.el, kind, tip } });
   }
   const marking = performance.now();
-  showMarks(items);
+  if (!more) marked.clear();
+  for (const { id, item } of items) marked.set(id, item);
+  showMarks([...marked.values()]);
   lastApplyTimings.marks = Math.round(performance.now() - marking);
   lastApplyTimings.total = Math.round(performance.now() - started);
   return { ok: true, results, rows, timings_ms: { apply: performance.now() - started } };
