@@ -199,6 +199,9 @@ class FillPlan(BaseModel):
     llm_cost_usd: float = 0.0
     llm_status: str = "rules-only: no model configured"
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    # How many entries the profile has per repeated family ("work", "edu"): the extension makes
+    # room for them where a section shows fewer blocks and has its own "Add another".
+    entries: dict[str, int] = Field(default_factory=dict)
 
 
 class ApplyStatus(StrEnum):

@@ -212,6 +212,7 @@ class Runtime:
                 "rules": round((planned - started) * 1000, 3),
                 "llm": round((escalated - planned) * 1000, 3),
             },
+            entries={"work": len(loaded.profile.work), "edu": len(loaded.profile.education)},
         )
         plan.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
         _capture(request, plan.run_id)

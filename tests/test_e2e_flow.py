@@ -10,6 +10,10 @@ Pages: tests/fixtures/pages/late/.
 Dependent fields (9.1): what an answer reveals or changes (a state list that follows the chosen
 country, a question shown by another answer) is planned and filled in the same Fill: one run,
 one panel. Page: tests/fixtures/pages/dependent.html.
+
+Repeated blocks (9.11): every work-history and education block is filled from the profile's
+entries, most recent first, and a section's own "Add another" is pressed to make room for them,
+never a submit control. Page: tests/fixtures/pages/repeated.html.
 """
 
 from __future__ import annotations
@@ -120,6 +124,26 @@ def test_fields_that_follow_other_answers_settle_in_one_fill(
     # One panel, and a mark on every field that was filled, the later rounds' too.
     assert panels == 1 and state["panel"]["open"]
     assert state["marks"]["filled"] + state["marks"]["review"] >= 7, state["marks"]
+
+
+def test_repeated_blocks_take_the_entries_most_recent_first(
+    session: tuple[RelayBrowser, StaticServer],
+) -> None:
+    browser, server = session
+    page = browser.open(server.url("repeated.html"))
+    try:
+        outcome = browser.fill(page)
+        assert outcome.report.ok, outcome.report.error
+        values = read_all_frames(page)
+    finally:
+        page.close()
+    assert values["jobs"] == [
+        ["Analytical Engines Inc", "Senior Backend Engineer"],
+        ["Difference Labs", "Software Engineer"],
+    ]
+    # One school in the profile: its section is not given another block.
+    assert values["schools"] == [["University of California, Berkeley", "Bachelor of Science"]]
+    assert outcome.report.page_submits == 0 and outcome.report.blocked == []
 
 
 _STATE = """async (url) => {

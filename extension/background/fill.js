@@ -88,6 +88,9 @@ export function createFill(port, deliveries, guard) {
       const t2 = performance.now();
       const tally = createTally();
       tally.add(await applyClaimed(tabId, outcome, plan, snap, false));
+      // Repeated work / education sections showing fewer blocks than the profile has entries:
+      // their own "Add another" is pressed, and the later rounds fill the new blocks.
+      tally.blocked.push(...await makeRoomFor(tabId, outcome, plan, snap));
 
       // 3b. Later rounds (issue 9.1): what the answers revealed or changed — a question shown by
       // another answer, a state list following the country — is snapshotted, planned in the
@@ -296,6 +299,32 @@ export function createFill(port, deliveries, guard) {
   }
 
   /**
+   * Where a frame shows fewer work / education blocks than the profile has entries, ask it to
+   * press the section's own "Add another" (content/room.js), with the submit guard armed.
+   * Returns what the guard stopped meanwhile.
+   * @param {number} tabId @param {FillOutcome} outcome @param {Record<string, any>} plan
+   * @param {Awaited<ReturnType<typeof snapshotTab>>} snap
+   */
+  async function makeRoomFor(tabId, outcome, plan, snap) {
+    const rooms = roomsNeeded(/** @type {Record<string, any>[]} */ (plan?.decisions ?? []), plan?.entries ?? {});
+    if (!rooms.size) return [];
+    const readable = snap.summary.filter((f) => !f.error).map((f) => Number(f.frame));
+    const held = await guard.arm(tabId, readable, outcome.run_id);
+    /** @type {import("./submit-guard.js").BlockedAttempt[]} */
+    let blocked = [];
+    try {
+      await Promise.all([...rooms].map(([frame, wanted]) => sendToFrame(
+        tabId, Number(frame), { relay: "make_room", rooms: wanted }, 10_000).catch((err) => {
+        outcome.warnings.push(`frame ${frame} could not add blocks: ${asRelayError(err).message}`);
+      })));
+    } finally {
+      blocked = await held.release();
+      outcome.warnings.push(...held.warnings);
+    }
+    return blocked;
+  }
+
+  /**
    * Split the decisions per frame, let each frame apply its part, gather results in plan order.
    * The submit guard holds every readable frame of the tab meanwhile.
    * @param {number} tabId @param {string} runId @param {Record<string, any>[]} decisions
@@ -415,6 +444,42 @@ export function changedFields(last, next) {
       if (!was || was.visible === false || was.label !== f.label || optionsOf(was) !== optionsOf(f)) {
         out.push({ frame: frame.frame, field_id: String(f.id) });
       }
+    }
+  }
+  return out;
+}
+
+// The keys one block of each repeated family holds once: how many blocks a frame shows.
+const BLOCK_ANCHORS = { work: ["work.company", "work.title"], edu: ["edu.school", "edu.degree"] };
+
+/**
+ * Per frame, the repeated sections that need more blocks: the family, its fields, the other
+ * family's fields, and how many blocks to add.
+ * @param {Record<string, any>[]} decisions @param {Record<string, number>} entries
+ * @returns {Map<string, {family: string, field_ids: string[], others: string[], add: number}[]>}
+ */
+export function roomsNeeded(decisions, entries) {
+  /** @type {Map<string, Record<string, {ids: string[], counts: Map<string, number>}>>} */
+  const frames = new Map();
+  for (const d of decisions) {
+    const family = Object.keys(BLOCK_ANCHORS).find((f) => String(d.key ?? "").startsWith(`${f}.`));
+    if (!family) continue;
+    const frame = String(d.frame ?? "0");
+    const fams = frames.get(frame) ?? {};
+    frames.set(frame, fams);
+    const fam = (fams[family] ??= { ids: [], counts: new Map() });
+    fam.ids.push(String(d.field_id));
+    if (BLOCK_ANCHORS[/** @type {"work"|"edu"} */ (family)].includes(d.key)) fam.counts.set(d.key, (fam.counts.get(d.key) ?? 0) + 1);
+  }
+  /** @type {Map<string, {family: string, field_ids: string[], others: string[], add: number}[]>} */
+  const out = new Map();
+  for (const [frame, fams] of frames) {
+    for (const [family, fam] of Object.entries(fams)) {
+      const shown = Math.max(0, ...fam.counts.values());
+      const add = Number(entries[family] ?? 0) - shown;
+      if (!shown || add <= 0) continue;
+      const others = Object.entries(fams).filter(([f]) => f !== family).flatMap(([, o]) => o.ids);
+      out.set(frame, [...(out.get(frame) ?? []), { family, field_ids: fam.ids, others, add }]);
     }
   }
   return out;

@@ -9,6 +9,7 @@ import { classify, clearMarks, markCounts, showMarks } from "./marks.js";
 import { wellFormed } from "./dom.js";
 import { addBlocked, closePanel, panelState, showPanel } from "./panel.js";
 import { postingText } from "./posting.js";
+import { makeRoom } from "./room.js";
 import { lastTimings, registry, snapshot, visualTarget } from "./snapshot.js";
 import { armGuard, guardField, guardRootsOf, releaseGuard } from "./submit_guard.js";
 import { watchForNewFields } from "./watch.js";
@@ -54,6 +55,9 @@ export async function handleMessage(message) {
     }
     case "apply":
       return apply(/** @type {any[]} */ (message.decisions ?? []), message.more === true);
+    case "make_room":
+      // Press a repeated section's own "Add another" for the profile's entries (room.js).
+      return { ok: true, ...(await makeRoom(message.rooms ?? [])) };
     case "changes":
       // After an apply: whether a later round of the Fill has something to look at (changes.js).
       return { ok: true, ...(await formChanged()) };
