@@ -168,3 +168,12 @@ def test_summary_and_headline() -> None:
 def test_how_did_you_hear_and_notice_text() -> None:
     assert one(field("How did you hear about us?")).value == "LinkedIn"
     assert one(field("What is your notice period?")).value == "4 weeks"
+
+
+def test_a_block_on_a_page_that_is_no_application_is_not_the_persons_job() -> None:
+    # A shop's sign-up: its "Company Name" asks for a business, whatever block it sits in.
+    d = run(
+        field("Company Name", name="company_1_name", attrs={"block": "row:0"}),
+        url="https://shop.example.com/account/signup", title="Create an account",
+    )[0]
+    assert d.value == "", d.reason

@@ -708,13 +708,15 @@ function hintAttrs(el) {
  */
 function repeatBlock(el) {
   const name = el.getAttribute("name");
-  // Blocks name their controls alike (employments[][title]) or number their ids (title--0).
-  const idShape = el.id ? el.id.replace(/\d+/g, "#") : "";
-  if (!name && !/#/.test(idShape)) return "";
+  // Blocks name their controls alike (employments[][title]) or number their ids with a small
+  // index (title--0); long numbers are question ids (question_8581806008), not blocks.
+  const shapeOf = (/** @type {string} */ id) => (/\d{3,}/.test(id) ? "" : id.replace(/\d+/g, "#"));
+  const idShape = el.id ? shapeOf(el.id) : "";
+  if (!name && !idShape.includes("#")) return "";
   /** @param {Element} block */
   const holdsOne = (block) => (name
     ? block.querySelector(`[name="${CSS.escape(name)}"]`) !== null
-    : [...block.querySelectorAll("[id]")].some((e) => e.id.replace(/\d+/g, "#") === idShape));
+    : [...block.querySelectorAll("[id]")].some((e) => shapeOf(e.id) === idShape));
   let anc = el.parentElement;
   for (let depth = 0; anc && depth < 8 && !/^(FORM|BODY)$/.test(anc.tagName); depth += 1, anc = anc.parentElement) {
     const shape = typeof anc.className === "string" ? anc.className.trim() : "";

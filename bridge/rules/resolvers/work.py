@@ -105,13 +105,14 @@ def _in_block(ask: Ask, block: int) -> Result:
 
 def resolve(ask: Ask) -> Result:
     key, p = ask.key, ask.lp.profile
+    if key in ("work.company", "work.title"):
+        if not ask.page.application and not names_own_job(ask.ft):
+            return Missing("not a job application, and the label does not ask for the current job")
     block = ask.block
     if block is not None and key in ("work.company", "work.title", "work.current", "work.start",
                                      "work.end"):
         return _in_block(ask, block)
     if key in ("work.company", "work.title"):
-        if not ask.page.application and not names_own_job(ask.ft):
-            return Missing("not a job application, and the label does not ask for the current job")
         job = current_job(p.work)
         if job is None:
             return Missing("no current job in the profile")
