@@ -85,23 +85,34 @@ export function createFill(port, deliveries, guard) {
       const { plan, snap } = await planFor(tab, options, outcome, t0, true);
 
       // 3. Each frame applies its part (frames in parallel; decisions in order within a frame).
+      // The submit guard holds every readable frame from the first apply to the last round's.
       const t2 = performance.now();
       const tally = createTally();
-      tally.add(await applyClaimed(tabId, outcome, plan, snap, false));
-      // Repeated work / education sections showing fewer blocks than the profile has entries:
-      // their own "Add another" is pressed, and the later rounds fill the new blocks.
-      tally.blocked.push(...await makeRoomFor(tabId, outcome, plan, snap));
+      const readable = snap.summary.filter((f) => !f.error).map((f) => Number(f.frame));
+      const held = await guard.arm(tabId, readable, outcome.run_id);
+      tally.guardMs = performance.now() - t2;
+      try {
+        tally.add(await applyClaimed(tabId, outcome, plan, snap, false));
+        // Repeated work / education sections showing fewer blocks than the profile has entries:
+        // their own "Add another" is pressed, and the later rounds fill the new blocks.
+        await makeRoomFor(tabId, outcome, plan);
 
-      // 3b. Later rounds (issue 9.1): what the answers revealed or changed — a question shown by
-      // another answer, a state list following the country — is snapshotted, planned in the
-      // same run, and applied, within MAX_ROUNDS and ROUNDS_MS.
-      let last = snap;
-      for (let n = 2; n <= MAX_ROUNDS && performance.now() - t2 < ROUNDS_MS; n += 1) {
-        const next = await laterRound(tab, outcome, last);
-        if (!next) break;
-        tally.add(next.applied);
-        last = next.snap;
-        outcome.rounds = n;
+        // 3b. Later rounds (issue 9.1): what the answers revealed or changed — a question shown
+        // by another answer, a state list following the country — is snapshotted, planned in
+        // the same run, and applied, within MAX_ROUNDS and ROUNDS_MS.
+        let last = snap;
+        for (let n = 2; n <= MAX_ROUNDS && performance.now() - t2 < ROUNDS_MS; n += 1) {
+          const next = await laterRound(tab, outcome, last);
+          if (!next) break;
+          tally.add(next.applied);
+          last = next.snap;
+          outcome.rounds = n;
+        }
+      } finally {
+        const releasing = performance.now();
+        tally.blocked.push(...await held.release());
+        tally.guardMs += performance.now() - releasing;
+        outcome.warnings.push(...held.warnings);
       }
       const { results, rows, blocked } = tally;
       outcome.applied = results();
@@ -260,10 +271,7 @@ export function createFill(port, deliveries, guard) {
     if (mine.length < decisions.length) {
       outcome.warnings.push(`${decisions.length - mine.length} decisions were applied by a replay already`);
     }
-    const readable = snap.summary.filter((f) => !f.error).map((f) => Number(f.frame));
-    const applied = await applyPlan(tabId, outcome.run_id, mine, snap.frames.map((f) => f.frame), readable, more);
-    outcome.warnings.push(...applied.warnings);
-    return applied;
+    return applyPlan(tabId, mine, snap.frames.map((f) => f.frame), more);
   }
 
   /**
@@ -300,37 +308,24 @@ export function createFill(port, deliveries, guard) {
 
   /**
    * Where a frame shows fewer work / education blocks than the profile has entries, ask it to
-   * press the section's own "Add another" (content/room.js), with the submit guard armed.
-   * Returns what the guard stopped meanwhile.
+   * press the section's own "Add another" (content/room.js). The caller holds the submit guard.
    * @param {number} tabId @param {FillOutcome} outcome @param {Record<string, any>} plan
-   * @param {Awaited<ReturnType<typeof snapshotTab>>} snap
    */
-  async function makeRoomFor(tabId, outcome, plan, snap) {
+  async function makeRoomFor(tabId, outcome, plan) {
     const rooms = roomsNeeded(/** @type {Record<string, any>[]} */ (plan?.decisions ?? []), plan?.entries ?? {});
-    if (!rooms.size) return [];
-    const readable = snap.summary.filter((f) => !f.error).map((f) => Number(f.frame));
-    const held = await guard.arm(tabId, readable, outcome.run_id);
-    /** @type {import("./submit-guard.js").BlockedAttempt[]} */
-    let blocked = [];
-    try {
-      await Promise.all([...rooms].map(([frame, wanted]) => sendToFrame(
-        tabId, Number(frame), { relay: "make_room", rooms: wanted }, 10_000).catch((err) => {
-        outcome.warnings.push(`frame ${frame} could not add blocks: ${asRelayError(err).message}`);
-      })));
-    } finally {
-      blocked = await held.release();
-      outcome.warnings.push(...held.warnings);
-    }
-    return blocked;
+    await Promise.all([...rooms].map(([frame, wanted]) => sendToFrame(
+      tabId, Number(frame), { relay: "make_room", rooms: wanted }, 10_000).catch((err) => {
+      outcome.warnings.push(`frame ${frame} could not add blocks: ${asRelayError(err).message}`);
+    })));
   }
 
   /**
    * Split the decisions per frame, let each frame apply its part, gather results in plan order.
-   * The submit guard holds every readable frame of the tab meanwhile.
-   * @param {number} tabId @param {string} runId @param {Record<string, any>[]} decisions
-   * @param {string[]} knownFrames @param {number[]} guardFrames @param {boolean} [more]
+   * The caller holds the submit guard over every readable frame of the tab meanwhile.
+   * @param {number} tabId @param {Record<string, any>[]} decisions
+   * @param {string[]} knownFrames @param {boolean} [more]
    */
-  async function applyPlan(tabId, runId, decisions, knownFrames, guardFrames, more = false) {
+  async function applyPlan(tabId, decisions, knownFrames, more = false) {
     /** @type {Map<string, Record<string, any>[]>} */
     const perFrame = new Map();
     for (const d of decisions) {
@@ -342,21 +337,9 @@ export function createFill(port, deliveries, guard) {
     const byKey = new Map();
     /** @type {Record<string, any>[]} */
     const rows = [];
-    if (!perFrame.size) return { results: [], rows, blocked: [], warnings: [], guardMs: 0 };
-    const arming = performance.now();
-    const held = await guard.arm(tabId, guardFrames, runId);
-    let guardMs = performance.now() - arming;
-    /** @type {import("./submit-guard.js").BlockedAttempt[]} */
-    let blocked = [];
-    try {
-      await applyParts(tabId, perFrame, knownFrames, byKey, rows, more);
-    } finally {
-      const releasing = performance.now();
-      blocked = await held.release();
-      guardMs += performance.now() - releasing;
-    }
+    if (perFrame.size) await applyParts(tabId, perFrame, knownFrames, byKey, rows, more);
     const results = decisions.map((d) => byKey.get(key(d)) ?? missing(d, "the frame gave no result"));
-    return { results, rows, blocked, warnings: held.warnings, guardMs };
+    return { results, rows };
   }
 
   /**
@@ -501,12 +484,10 @@ function createTally() {
     blocked,
     results: () => [...results.values()],
     rows: () => [...rows.values()],
-    /** @param {{results: Record<string, any>[], rows: Record<string, any>[], blocked: any[], guardMs: number}} part */
+    /** @param {{results: Record<string, any>[], rows: Record<string, any>[]}} part */
     add(part) {
       for (const r of part.results) results.set(`${r.frame}/${r.field_id}`, r);
       for (const r of part.rows) rows.set(`${r.frame}/${r.field_id}`, r);
-      blocked.push(...part.blocked);
-      tally.guardMs += part.guardMs;
     },
   };
   return tally;
