@@ -34,7 +34,7 @@ MIN_STEP_REACHED = {
     # taleo: its Source list shows only after a source type is picked; the Fill's later round
     # plans it once shown (issue 9.1).
     "jobvite": 2, "smartrecruiters": 2, "taleo": 4, "workday": 7,
-    "oracle-cx": 3, "smartrecruiters-ca": 2, "successfactors-de": 2, "workday-wizard": 1,
+    "oracle-cx": 4, "smartrecruiters-ca": 2, "successfactors-de": 2, "workday-wizard": 1,
 }
 
 
