@@ -7,6 +7,7 @@ elements itself, so the plan never carries selectors that must be found again.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -126,6 +127,13 @@ class FrameSnapshot(BaseModel):
     fields: list[FormField] = Field(default_factory=list, max_length=MAX_FIELDS)
 
 
+class FieldRef(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    frame: FrameId = "0"
+    field_id: FieldId
+
+
 class FillRequest(BaseModel):
     """Payload of `fill.plan`."""
 
@@ -137,6 +145,10 @@ class FillRequest(BaseModel):
     frames: list[FrameSnapshot] = Field(default_factory=list, max_length=200)
     # Set by `relay fill` and tests so a run can be correlated with its caller.
     client_run_tag: Word = ""
+    # A later round of the same Fill (fields revealed or changed by what was applied): the run it
+    # continues, and the fields to decide; `frames` carry the whole snapshot, for context.
+    continues: Annotated[str, Field(max_length=64)] = ""  # a run id, or "" for a first round
+    decide: list[FieldRef] = Field(default_factory=list, max_length=MAX_FIELDS)
 
     @model_validator(mode="after")
     def _bounded(self) -> FillRequest:
@@ -218,6 +230,9 @@ class FillPlan(BaseModel):
     # Spending left today under the daily cap (None without a model).
     llm_day_left_usd: float | None = None
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    # How many entries the profile has per repeated family ("work", "edu"): the extension makes
+    # room for them where a section shows fewer blocks and has its own "Add another".
+    entries: dict[str, int] = Field(default_factory=dict)
 
 
 class ApplyStatus(StrEnum):

@@ -198,8 +198,14 @@ class Runtime:
         from bridge.rules.explain import plain_reason
 
         decisions = decide(request, loaded)
+        if request.continues:
+            # A later round: the whole snapshot gave the context, only the fields it names are
+            # decided (fields revealed or changed by what the earlier rounds applied).
+            wanted = {(ref.frame, ref.field_id) for ref in request.decide}
+            decisions = [d for d in decisions if (d.frame, d.field_id) in wanted]
+            store.require_run(request.continues)
         planned = time.perf_counter()
-        run_id = store.new_run_id()
+        run_id = request.continues or store.new_run_id()
         llm = self._escalate(request, loaded, decisions, run_id)
         decisions = llm.decisions
         escalated = time.perf_counter()
@@ -222,6 +228,7 @@ class Runtime:
                 "rules": round((planned - started) * 1000, 3),
                 "llm": round((escalated - planned) * 1000, 3),
             },
+            entries={"work": len(loaded.profile.work), "edu": len(loaded.profile.education)},
         )
         plan.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
         _capture(request, plan.run_id)
@@ -236,7 +243,8 @@ class Runtime:
             # A plan asked for by a tool or an assistant is done once it is answered: it must
             # never be replayed into a page in the browser.
             store.ack(plan.run_id, seq)
-        log.info("planned %s: %d fields, %d to apply", plan.run_id, len(decisions), seq)
+        log.info("planned %s%s: %d fields, %d to apply", plan.run_id,
+                 " (a later round)" if request.continues else "", len(decisions), seq)
         return record.result
 
     def _day_left(self) -> float | None:

@@ -108,10 +108,17 @@ while True:
         write_frame(sys.stdout.buffer, event_message(seq, {"kind": "test", "n": seq}))
         send(ok_reply(rid, {"sent": seq}))
     elif kind in ("fill.plan", "fill.applied"):
-        (state / f"{kind}.json").write_text(json.dumps(payload))
+        # A later round of the same Fill (docs/protocol.md) is kept apart from the first plan.
+        later = kind == "fill.plan" and payload.get("continues")
+        name = f"{kind}.later.json" if later else f"{kind}.json"
+        (state / name).write_text(json.dumps(payload))
         try:
             if kind == "fill.plan":
-                plan = plan_for(FillRequest.model_validate(payload))
+                request = FillRequest.model_validate(payload)
+                plan = plan_for(request)
+                if later:  # decisions for the fields the round names only
+                    wanted = {(ref.frame, ref.field_id) for ref in request.decide}
+                    plan.decisions = [d for d in plan.decisions if (d.frame, d.field_id) in wanted]
                 send(ok_reply(rid, plan.model_dump(mode="json")))
             else:
                 send(ok_reply(rid, {"recorded": len(ApplyReport.model_validate(payload).results)}))

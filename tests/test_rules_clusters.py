@@ -63,3 +63,19 @@ def test_a_log_in_page_on_its_own_is_still_filled() -> None:
         url="https://example.com/login",
     )
     assert ds[0].value == "ada.lovelace@example.com"
+
+
+def test_a_short_application_is_told_from_the_newsletter_beside_it() -> None:
+    # Nothing here is asked only by an application; the form that names no other purpose is it.
+    ds = run(
+        in_form(field("First name"), "application", "/apply application"),
+        in_form(field("Last name"), "application", "/apply application"),
+        in_form(field("Email", "email", type="email"), "application", "/apply application"),
+        in_form(field("First name"), "newsletter", "/newsletter newsletter"),
+        in_form(field("Email", "email", type="email"), "newsletter", "/newsletter newsletter"),
+        url=APPLY,
+    )
+    assert [d.value for d in ds] == ["Ada", "Lovelace", "ada.lovelace@example.com", "", ""], [
+        (d.label, d.reason) for d in ds
+    ]
+    assert "newsletter" in ds[3].reason

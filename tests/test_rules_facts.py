@@ -39,14 +39,44 @@ def test_no_current_job_leaves_current_employer() -> None:
     assert one(field("Current employer"), lp=lp).status.value == "leave"
 
 
-def test_repeated_blocks_get_only_the_first() -> None:
+def test_repeated_blocks_take_the_entries_most_recent_first() -> None:
+    # Issue 9.11: every block the form shows, from the profile's entries (it has two jobs).
     ds = run(
         field("Company", attrs={"data-fkit-id": "workExperience-1--companyName"}),
         field("Company", attrs={"data-fkit-id": "workExperience-2--companyName"}),
+        field("Company", attrs={"data-fkit-id": "workExperience-3--companyName"}),
         url="https://acme.wd5.myworkdayjobs.com/apply",
     )
-    assert ds[0].value == "Analytical Engines Inc"
-    assert ds[1].status.value == "leave"
+    assert [d.value for d in ds] == ["Analytical Engines Inc", "Difference Labs", ""]
+    assert "the profile has 2 jobs" in ds[2].reason
+
+
+def test_blocks_the_page_repeats_are_counted_per_family() -> None:
+    # The snapshot's attrs.block: a block's company, title and dates take the same entry.
+    ds = run(
+        field("Company", attrs={"block": "job:0"}),
+        field("Title", attrs={"block": "job:0"}),
+        field("Company", attrs={"block": "job:1"}),
+        field("Title", attrs={"block": "job:1"}),
+        field("Start date", "date", section="Employment history", attrs={"block": "job:1"}),
+        field("School", attrs={"block": "school:0"}),
+    )
+    assert [d.value for d in ds] == [
+        "Analytical Engines Inc", "Senior Backend Engineer", "Difference Labs",
+        "Software Engineer", "2017-06-01", "University of California, Berkeley",
+    ]
+
+
+def test_an_entry_asked_twice_with_nothing_telling_blocks_apart_is_answered_once() -> None:
+    # Two "Company" boxes and no block: which job the second wants is a guess.
+    ds = run(field("Company", name="company"), field("Company", name="company"))
+    assert ds[0].value == "Analytical Engines Inc" and ds[1].value == ""
+    # Numbered question lists are no blocks: a company and a title each ask the current job.
+    ds = run(
+        field("Current company", name="answers[2][text]"),
+        field("Current job title", name="answers[3][text]"),
+    )
+    assert [d.value for d in ds] == ["Analytical Engines Inc", "Senior Backend Engineer"]
 
 
 def test_work_block_dates_and_current_flag() -> None:
@@ -138,3 +168,12 @@ def test_summary_and_headline() -> None:
 def test_how_did_you_hear_and_notice_text() -> None:
     assert one(field("How did you hear about us?")).value == "LinkedIn"
     assert one(field("What is your notice period?")).value == "4 weeks"
+
+
+def test_a_block_on_a_page_that_is_no_application_is_not_the_persons_job() -> None:
+    # A shop's sign-up: its "Company Name" asks for a business, whatever block it sits in.
+    d = run(
+        field("Company Name", name="company_1_name", attrs={"block": "row:0"}),
+        url="https://shop.example.com/account/signup", title="Create an account",
+    )[0]
+    assert d.value == "", d.reason

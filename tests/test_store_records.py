@@ -199,6 +199,36 @@ def test_a_fill_is_stored_as_a_run_with_one_row_per_decision(store: Store,
     assert caught.value.code is ErrorCode.NOT_FOUND
 
 
+def test_a_later_round_of_a_fill_continues_its_run(store: Store, profile_file: Path) -> None:
+    # Fields revealed by what was applied are planned in the same run (issue 9.1): their
+    # decisions follow the run's, their deliveries are numbered after the first round's.
+    store.import_profile(profile_file)
+    profile = store.profile()
+    assert profile is not None
+    plan = make_plan(store, profile)
+    store.record_plan("req-1", make_request(), plan, profile, ats="greenhouse")
+    more = FillPlan(run_id=plan.run_id, llm_calls=1, decisions=[
+        FieldDecision(field_id="f7", label="State", key="address.region", action=Action.CHOOSE,
+                      value="California", source=Source.PROFILE, confidence=0.9,
+                      status=Status.FILL),
+        FieldDecision(field_id="f8", label="Please specify", status=Status.LEAVE),
+    ])
+    request = make_request(job_text="").model_copy(update={"continues": plan.run_id})
+    record = store.record_plan("req-2", request, more, profile)
+    assert [(d.seq, d.payload["field_id"]) for d in record.deliveries] == [(5, "f7")]
+    assert record.result["decisions"][0]["seq"] == 5
+    [run] = store.history()
+    assert run["run_id"] == plan.run_id and run["ats"] == "greenhouse"
+    assert [d["field_id"] for d in run["decisions"]] == ["f1", "f2", "f3", "f4", "f5", "f7", "f8"]
+    plans = [e for e in store.audit_entries(plan.run_id) if e["action"] == "fill.plan"]
+    assert [e["payload"].get("later_round", False) for e in plans] == [False, True]
+    lost = FillPlan(run_id="run-nope", decisions=[])
+    with pytest.raises(RelayError) as caught:
+        store.record_plan("req-3", request.model_copy(update={"continues": "run-nope"}), lost,
+                          profile)
+    assert caught.value.code is ErrorCode.NOT_FOUND
+
+
 def test_a_retried_request_id_returns_the_first_result_and_writes_nothing(
         store: Store, profile_file: Path) -> None:
     store.import_profile(profile_file)

@@ -15,6 +15,8 @@ from bridge.rules.text import fold
 
 Row = tuple[FormField, FieldText, Classified | None, str | None]
 # Keys a person's own details give: kept on a search-typed box that asks them by its label.
+# Fields of a form that says nothing of its purpose, from which it reads as a short application.
+_SHORT_APPLICATION = 3
 _PERSON = ("name.", "basics.email", "phone.", "address.", "location.", "links.")
 
 
@@ -71,7 +73,11 @@ def outside_application(rows: list[Row]) -> dict[int, str]:
     if len(clusters) < 2:
         return {}
     purposes = {c: _purpose([rows[i] for i in idx]) for c, idx in clusters.items()}
-    if "application" not in purposes.values():
+    # A short application asks nothing only an application asks (name, email, phone): a form of
+    # that size that names no other purpose is the application beside the named ones.
+    if "application" not in purposes.values() and not any(
+        p == "" and len(clusters[c]) >= _SHORT_APPLICATION for c, p in purposes.items()
+    ):
         return {}
     names = {
         "search": "a site search",

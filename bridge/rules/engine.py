@@ -33,6 +33,12 @@ from bridge.rules.saved import saved_answer
 from bridge.rules.text import fold
 
 REPEATED = ("work.", "edu.")
+# What one work-history or education entry holds: a repeated block's fields take its entry.
+BLOCK_KEYS = frozenset({
+    "work.company", "work.title", "work.start", "work.end", "work.current",
+    "edu.school", "edu.degree", "edu.field", "edu.gpa", "edu.start", "edu.end",
+})
+_ONCE_PER_BLOCK = frozenset({"work.company", "work.title", "edu.school", "edu.degree"})
 SIGNED = ("name.", "start_date", "work.start", "edu.")  # what a signature block's fields look like
 _SIGNATURE_HEADINGS = re.compile(
     r"\b(signature|sign here|signed|e signature|attestation|unterschrift)\b"
@@ -59,7 +65,8 @@ def decide(request: FillRequest, profile: LoadedProfile) -> list[FieldDecision]:
     active = ad.active(urls, [ft for _f, ft in fields])
     page.adapters = tuple(a.name for a in active)
     texts: list[tuple[FormField, FieldText, Classified | None, str | None]] = []
-    blocks: dict[tuple[str, str], str] = {}
+    blocks: dict[tuple[str, str], list[str]] = {}
+    unblocked: dict[str, set[str]] = {}
     for field, ft in fields:
         try:
             never = never_reason(field, ft)
@@ -71,11 +78,27 @@ def decide(request: FillRequest, profile: LoadedProfile) -> list[FieldDecision]:
         if cls and cls.key.startswith("never."):
             never, cls = f"{cls.key}:{cls.reason}", None
         if cls and cls.key.startswith(REPEATED):
-            # A second employment / education block: the profile's latest entry goes to the first.
-            block = _block_index(ft)
-            first = blocks.setdefault((field.frame, cls.key), block)
-            if block != first:
-                cls = None
+            # Repeated employment / education blocks take the profile's entries in order, most
+            # recent first (the resolvers pick the entry by the block's place).
+            # A block the page repeats (the snapshot saw its siblings) is counted per family; one
+            # told only by an index in the field's id is counted per key, since question lists
+            # number their questions too ("answers[2]" a company, "answers[3]" a title).
+            shown = field.attrs.get("block", "")
+            block = shown or _block_index(ft)
+            if block and cls.key in BLOCK_KEYS:
+                family = cls.key.split(".", 1)[0] if shown else cls.key
+                seen = blocks.setdefault((field.frame, family), [])
+                if block not in seen:
+                    seen.append(block)
+                page.block_of[(field.frame, field.id)] = seen.index(block)
+            elif cls.key in _ONCE_PER_BLOCK:
+                # The same entry asked again with nothing telling the blocks apart: which
+                # entry it wants is a guess, so it is not answered from the latest one. (Dates
+                # repeat within a block: month and year boxes.)
+                if cls.key in unblocked.setdefault(field.frame, set()):
+                    cls = None
+                else:
+                    unblocked[field.frame].add(cls.key)
         texts.append((field, ft, cls, never))
         if cls:
             page.frame_keys.setdefault(field.frame, set()).add(cls.key)

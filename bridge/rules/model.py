@@ -64,6 +64,9 @@ class Page:
     job_country_known: bool = False
     application: bool = True  # a job application (else employer / title are not the person's)
     frame_keys: dict[str, set[str]] = field(default_factory=dict)
+    # (frame, field id) → which repeated work / education block the field is in (0: the first),
+    # for fields in such blocks only: the profile's entries fill them most recent first.
+    block_of: dict[tuple[str, str], int] = field(default_factory=dict)
     # Current value of each frame's phone country-code field ("" when empty).
     phone_code_values: dict[str, str] = field(default_factory=dict)
     # The frame's dial-code picker is part of the number box (intl-tel-input): type the full number.

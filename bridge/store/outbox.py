@@ -43,6 +43,17 @@ def plan_deliveries(plan: FillPlan) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
+def number_after(conn: apsw.Connection, plan: FillPlan) -> None:
+    """Give a later round's decisions the seqs `enqueue` will give their deliveries."""
+    last = int(scalar(
+        conn, "SELECT coalesce(max(seq), 0) FROM deliveries WHERE run_id = ?", (plan.run_id,)
+    ))
+    for decision in plan.decisions:
+        if decision.action is not Action.NONE:
+            last += 1
+            decision.seq = last
+
+
 def _context(run_id: str, seq: int) -> str:
     return f"deliveries:{run_id}:{seq}"
 

@@ -8,11 +8,11 @@ from typing import Any
 import apsw
 
 from bridge.clock import now_iso
-from bridge.forms import ApplyReport, FillPlan, FillRequest, Source
+from bridge.forms import ApplyReport, FieldDecision, FillPlan, FillRequest, Source
 from bridge.protocol.bounds import echo
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.store.crypto import Cipher, pack, unpack
-from bridge.store.db import query
+from bridge.store.db import query, scalar
 from bridge.store.util import dumps, fingerprint, format_e4
 
 STATUSES = ("planned", "applied", "reviewed", "submitted", "abandoned", "failed")
@@ -72,19 +72,28 @@ def insert_run(
             now,
         ),
     )
-    for seq, decision in enumerate(plan.decisions, start=1):
+    insert_decisions(conn, plan.run_id, plan.decisions, cipher)
+
+
+def insert_decisions(
+    conn: apsw.Connection, run_id: str, decisions: list[FieldDecision], cipher: Cipher | None
+) -> None:
+    """Append decisions to a run, after the ones it has (a Fill's later rounds add theirs)."""
+    last = int(scalar(conn, "SELECT coalesce(max(seq), 0) FROM decisions WHERE run_id = ?",
+                      (run_id,)))
+    for seq, decision in enumerate(decisions, start=last + 1):
         value = dumps(
             {"value": decision.value, "values": decision.values, "checked": decision.checked}
         )
         stored, sealed = pack(
-            cipher, value, _decision_context(plan.run_id, seq), decision.source is Source.LLM
+            cipher, value, _decision_context(run_id, seq), decision.source is Source.LLM
         )
         conn.execute(
             "INSERT INTO decisions(run_id, seq, field_id, frame, locator, label, key, action,"
             " value, sealed, file_name, source, confidence, status, reason)"
             " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
-                plan.run_id,
+                run_id,
                 seq,
                 decision.field_id,
                 decision.frame,
@@ -101,6 +110,16 @@ def insert_run(
                 decision.reason,
             ),
         )
+
+
+def add_round(conn: apsw.Connection, plan: FillPlan, cipher: Cipher | None) -> None:
+    """A later round of a run's Fill: its decisions after the run's, its model calls counted."""
+    require(conn, plan.run_id)
+    insert_decisions(conn, plan.run_id, plan.decisions, cipher)
+    conn.execute(
+        "UPDATE runs SET llm_calls = llm_calls + ?, updated_at = ? WHERE id = ?",
+        (plan.llm_calls, now_iso(), plan.run_id),
+    )
 
 
 def exists(conn: apsw.Connection, run_id: str) -> bool:

@@ -210,6 +210,11 @@ class Store:
         return idempotency.answered(self.conn, request_id, self._current_cipher())
 
     @_locked
+    def require_run(self, run_id: str) -> None:
+        """E_NOT_FOUND unless the run exists."""
+        runs.require(self.conn, run_id)
+
+    @_locked
     def record_plan(
         self,
         request_id: str,
@@ -232,17 +237,23 @@ class Store:
             if first is not None:
                 return PlanRecord(result=first, deliveries=[], replayed=True)
             started = started_at or now_iso()
-            runs.insert_run(
-                self.conn,
-                request=request,
-                plan=plan,
-                profile_fp=profiles.profile_fingerprint(profile),
-                profile_name=profile_name,
-                ats=ats,
-                started_at=started,
-                cipher=cipher,
-            )
-            if request.job_text:
+            if request.continues:
+                # A later round of the same Fill: the run gets its decisions, and their deliveries
+                # are numbered after the ones it has.
+                runs.add_round(self.conn, plan, cipher)
+                outbox.number_after(self.conn, plan)
+            else:
+                runs.insert_run(
+                    self.conn,
+                    request=request,
+                    plan=plan,
+                    profile_fp=profiles.profile_fingerprint(profile),
+                    profile_name=profile_name,
+                    ats=ats,
+                    started_at=started,
+                    cipher=cipher,
+                )
+            if request.job_text and not request.continues:
                 texts.put(self.conn, plan.run_id, texts.PAGE, "", request.job_text, cipher)
             for decision in plan.decisions:
                 if decision.source is Source.LLM and decision.value:
@@ -256,7 +267,10 @@ class Store:
                 actor=actor,
                 action="fill.plan",
                 run_id=plan.run_id,
-                payload={"request_id": request_id, "ats": ats, **audit.plan_payload(plan)},
+                payload={
+                    "request_id": request_id, "ats": ats, **audit.plan_payload(plan),
+                    **({"later_round": True} if request.continues else {}),
+                },
                 tokens_in=tokens_in,
                 tokens_out=tokens_out,
                 cost_cents=_cents(ledger.run_cost_e4(self.conn, plan.run_id)),

@@ -106,13 +106,20 @@ export function createDeliveries(options = {}) {
     },
 
     /**
-     * The plan arrived: remember its tab and document before anything is applied.
+     * The plan arrived (or a later round's, of a run known here): remember its tab and document
+     * before anything is applied.
      * @param {{run_id: string, tab_id: number, url: string, docs?: Record<string, string>, seqs: number[]}} plan
      */
     planned(plan) {
       return locked((all) => {
         const known = all[plan.run_id];
-        if (known) return { value: known, changed: false }; // a retried plan: keep what was done
+        if (known) {
+          // A retried plan keeps what was done; a later round of the Fill adds seqs after the run's.
+          const last = Math.max(known.last_seq, ...plan.seqs);
+          const changed = last !== known.last_seq;
+          known.last_seq = last;
+          return { value: known, changed };
+        }
         const record = {
           run_id: plan.run_id, tab_id: plan.tab_id, url: withoutFragment(plan.url), docs: plan.docs ?? {},
           last_seq: Math.max(0, ...plan.seqs), done: [], acked: 0, created_at: now(),

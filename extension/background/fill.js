@@ -6,6 +6,7 @@
 // (deliveries.js, replay.js). The toolbar button, the keyboard shortcut and `relay fill` (through
 // Playwright's service-worker evaluate) all call relayFill. It never throws: failures come back as {ok: false, error: {code, message}}.
 
+import { awaitApplication } from "./arrival.js";
 import { listFrames, resolveTab, sendToFrame } from "./frames.js";
 import { hideFieldsOfHiddenFrames } from "./hidden_frames.js";
 import { RelayError, asRelayError } from "./native-port.js";
@@ -16,6 +17,10 @@ const PLAN_TIMEOUT_MS = 180_000; // the model may answer open questions
 const APPLY_TIMEOUT_MS = 120_000;
 const REPORT_TIMEOUT_MS = 15_000;
 const JOB_TEXT_MAX = 20_000;
+// Later rounds for fields the answers revealed or changed (issue 9.1): at most this many rounds
+// in all, and none started once the apply has taken ROUNDS_MS.
+const MAX_ROUNDS = 3;
+const ROUNDS_MS = 5_000;
 
 /**
  * @typedef {object} FillOutcome
@@ -23,13 +28,15 @@ const JOB_TEXT_MAX = 20_000;
  * @property {string} run_id
  * @property {Record<string, any>|null} plan
  * @property {Record<string, any>[]} applied
- * @property {{snapshot: number, plan: number, apply: number, total: number, guard?: number}} timings_ms
- *   (guard: arming and releasing the submit guard, part of apply)
+ * @property {{snapshot: number, plan: number, apply: number, total: number, guard?: number, wait?: number}} timings_ms
+ *   (guard: arming and releasing the submit guard, part of apply; wait: waiting for a late
+ *   application to arrive, part of snapshot: arrival.js)
  * @property {{frame: string, url: string, fields: number, error?: string}[]} frames
  * @property {string[]} warnings
  * @property {import("./submit-guard.js").BlockedAttempt[]} blocked  submissions the page attempted
  *   during the apply, stopped (the watch after it reports later: relayGuardSettled)
  * @property {number} [tab_id]
+ * @property {number} [rounds]  how many rounds the Fill planned and applied (when more than one)
  * @property {{code: string, message: string}} [error]
  */
 
@@ -79,21 +86,39 @@ export function createFill(port, deliveries, guard) {
       const { plan, snap } = await planFor(tab, options, outcome, t0, true);
 
       // 3. Each frame applies its part (frames in parallel; decisions in order within a frame).
-      // Only the deliveries claimed here: a replay may have handled some already.
+      // The submit guard holds every readable frame from the first apply to the last round's.
       const t2 = performance.now();
-      const decisions = /** @type {Record<string, any>[]} */ (plan?.decisions ?? []);
-      const fresh = await deliveries.claim(outcome.run_id, decisions.map((d) => d.seq).filter(isSeq));
-      const mine = decisions.filter((d) => !isSeq(d.seq) || fresh.has(d.seq));
-      if (mine.length < decisions.length) {
-        outcome.warnings.push(`${decisions.length - mine.length} decisions were applied by a replay already`);
-      }
+      const tally = createTally();
       const readable = snap.summary.filter((f) => !f.error).map((f) => Number(f.frame));
-      const { results, rows, blocked, warnings, guardMs } = await applyPlan(
-        tabId, outcome.run_id, mine, snap.frames.map((f) => f.frame), readable);
-      outcome.applied = results;
+      const held = await guard.arm(tabId, readable, outcome.run_id);
+      tally.guardMs = performance.now() - t2;
+      try {
+        tally.add(await applyClaimed(tabId, outcome, plan, snap, false));
+        // Repeated work / education sections showing fewer blocks than the profile has entries:
+        // their own "Add another" is pressed, and the later rounds fill the new blocks.
+        await makeRoomFor(tabId, outcome, plan);
+
+        // 3b. Later rounds (issue 9.1): what the answers revealed or changed — a question shown
+        // by another answer, a state list following the country — is snapshotted, planned in
+        // the same run, and applied, within MAX_ROUNDS and ROUNDS_MS.
+        let last = snap;
+        for (let n = 2; n <= MAX_ROUNDS && performance.now() - t2 < ROUNDS_MS; n += 1) {
+          const next = await laterRound(tab, outcome, last);
+          if (!next) break;
+          tally.add(next.applied);
+          last = next.snap;
+          outcome.rounds = n;
+        }
+      } finally {
+        const releasing = performance.now();
+        tally.blocked.push(...await held.release());
+        tally.guardMs += performance.now() - releasing;
+        outcome.warnings.push(...held.warnings);
+      }
+      const { results, rows, blocked } = tally;
+      outcome.applied = results();
       outcome.blocked = blocked;
-      outcome.timings_ms.guard = round(guardMs);
-      outcome.warnings.push(...warnings);
+      outcome.timings_ms.guard = round(tally.guardMs);
       outcome.timings_ms.apply = round(performance.now() - t2);
 
       // 4. Tell the bridge what happened and acknowledge the deliveries (every outcome is final).
@@ -101,7 +126,7 @@ export function createFill(port, deliveries, guard) {
       const upToSeq = await deliveries.upToSeq(outcome.run_id);
       try {
         await port.request("fill.applied", {
-          run_id: outcome.run_id, results, blocked, timings_ms: { ...outcome.timings_ms },
+          run_id: outcome.run_id, results: outcome.applied, blocked, timings_ms: { ...outcome.timings_ms },
           ...(upToSeq ? { up_to_seq: upToSeq } : {}),
         }, { timeoutMs: REPORT_TIMEOUT_MS });
         await deliveries.acked(outcome.run_id, upToSeq);
@@ -111,8 +136,8 @@ export function createFill(port, deliveries, guard) {
       deliveries.release(outcome.run_id);
       outcome.ok = true;
       outcome.timings_ms.total = round(performance.now() - t0);
-      await showPanel(tabId, { run_id: outcome.run_id, rows, note: noteFor(plan), blocked, summary: fillSummary(plan) });
-      await setBadge(tabId, rows);
+      await showPanel(tabId, { run_id: outcome.run_id, rows: rows(), note: noteFor(plan), blocked, summary: fillSummary(plan) });
+      await setBadge(tabId, rows());
       return outcome;
     } catch (err) {
       if (outcome.run_id) deliveries.release(outcome.run_id);
@@ -133,6 +158,11 @@ export function createFill(port, deliveries, guard) {
    */
   async function planFor(tab, options, outcome, t0, applying = false) {
     const tabId = /** @type {number} */ (tab.id);
+    const arrival = await awaitApplication(tabId);
+    outcome.timings_ms.wait = arrival.waited_ms;
+    if (arrival.reason === "bound") {
+      outcome.warnings.push(`the page was still loading after ${arrival.waited_ms} ms; Relay filled what was there`);
+    }
     const snap = await snapshotTab(tabId);
     outcome.frames = snap.summary;
     outcome.timings_ms.snapshot = round(performance.now() - t0);
@@ -141,13 +171,7 @@ export function createFill(port, deliveries, guard) {
       throw new RelayError("E_NO_FIELDS", "Relay found no form fields on this page.");
     }
     const t1 = performance.now();
-    const request = {
-      url: tab.url ?? snap.frames[0]?.url ?? "",
-      title: tab.title ?? snap.frames[0]?.title ?? "",
-      job_text: snap.jobText,
-      frames: snap.frames,
-      ...(options.client_run_tag ? { client_run_tag: options.client_run_tag } : {}),
-    };
+    const request = planRequest(tab, snap, options);
     // Replays that overtake this reply wait until the run is recorded (replay.js).
     const plan = await deliveries.planning((async () => {
       const reply = await port.request("fill.plan", request, { timeoutMs: PLAN_TIMEOUT_MS });
@@ -236,12 +260,73 @@ export function createFill(port, deliveries, guard) {
   }
 
   /**
-   * Split the decisions per frame, let each frame apply its part, gather results in plan order.
-   * The submit guard holds every readable frame of the tab meanwhile.
-   * @param {number} tabId @param {string} runId @param {Record<string, any>[]} decisions
-   * @param {string[]} knownFrames @param {number[]} guardFrames
+   * Claim a plan's deliveries (a replay may have handled some already) and let every frame apply
+   * its part. `more`: a later round, whose marks join the earlier ones.
+   * @param {number} tabId @param {FillOutcome} outcome @param {Record<string, any>} plan
+   * @param {Awaited<ReturnType<typeof snapshotTab>>} snap @param {boolean} more
    */
-  async function applyPlan(tabId, runId, decisions, knownFrames, guardFrames) {
+  async function applyClaimed(tabId, outcome, plan, snap, more) {
+    const decisions = /** @type {Record<string, any>[]} */ (plan?.decisions ?? []);
+    const fresh = await deliveries.claim(outcome.run_id, decisions.map((d) => d.seq).filter(isSeq));
+    const mine = decisions.filter((d) => !isSeq(d.seq) || fresh.has(d.seq));
+    if (mine.length < decisions.length) {
+      outcome.warnings.push(`${decisions.length - mine.length} decisions were applied by a replay already`);
+    }
+    return applyPlan(tabId, mine, snap.frames.map((f) => f.frame), more);
+  }
+
+  /**
+   * One later round: if a frame's form changed since `last`, snapshot again, plan the fields that
+   * are new or changed in the same run (`continues`, docs/protocol.md), apply them. Null when
+   * there is nothing more to do.
+   * @param {chrome.tabs.Tab} tab @param {FillOutcome} outcome
+   * @param {Awaited<ReturnType<typeof snapshotTab>>} last
+   */
+  async function laterRound(tab, outcome, last) {
+    const tabId = /** @type {number} */ (tab.id);
+    const asked = await Promise.all(last.frames.map((f) => sendToFrame(tabId, Number(f.frame), { relay: "changes" }, 5_000)
+      .then((reply) => reply.changed === true, () => false)));
+    if (!asked.some(Boolean)) return null;
+    const snap = await snapshotTab(tabId);
+    const decide = changedFields(last, snap);
+    if (!decide.length) return null;
+    const request = { ...planRequest(tab, snap, {}), continues: outcome.run_id, decide };
+    const plan = await deliveries.planning((async () => {
+      const reply = await port.request("fill.plan", request, { timeoutMs: PLAN_TIMEOUT_MS });
+      await deliveries.planned({
+        run_id: outcome.run_id, tab_id: tabId, url: request.url, docs: snap.docs,
+        seqs: (reply?.decisions ?? []).map((/** @type {any} */ d) => d.seq).filter(isSeq),
+      });
+      return reply;
+    })());
+    const more = /** @type {Record<string, any>[]} */ (plan?.decisions ?? []);
+    if (outcome.plan) {
+      outcome.plan.decisions = [...(outcome.plan.decisions ?? []), ...more];
+      outcome.plan.llm_calls = Number(outcome.plan.llm_calls ?? 0) + Number(plan?.llm_calls ?? 0);
+    }
+    return { snap, applied: await applyClaimed(tabId, outcome, plan, snap, true) };
+  }
+
+  /**
+   * Where a frame shows fewer work / education blocks than the profile has entries, ask it to
+   * press the section's own "Add another" (content/room.js). The caller holds the submit guard.
+   * @param {number} tabId @param {FillOutcome} outcome @param {Record<string, any>} plan
+   */
+  async function makeRoomFor(tabId, outcome, plan) {
+    const rooms = roomsNeeded(/** @type {Record<string, any>[]} */ (plan?.decisions ?? []), plan?.entries ?? {});
+    await Promise.all([...rooms].map(([frame, wanted]) => sendToFrame(
+      tabId, Number(frame), { relay: "make_room", rooms: wanted }, 10_000).catch((err) => {
+      outcome.warnings.push(`frame ${frame} could not add blocks: ${asRelayError(err).message}`);
+    })));
+  }
+
+  /**
+   * Split the decisions per frame, let each frame apply its part, gather results in plan order.
+   * The caller holds the submit guard over every readable frame of the tab meanwhile.
+   * @param {number} tabId @param {Record<string, any>[]} decisions
+   * @param {string[]} knownFrames @param {boolean} [more]
+   */
+  async function applyPlan(tabId, decisions, knownFrames, more = false) {
     /** @type {Map<string, Record<string, any>[]>} */
     const perFrame = new Map();
     for (const d of decisions) {
@@ -253,29 +338,17 @@ export function createFill(port, deliveries, guard) {
     const byKey = new Map();
     /** @type {Record<string, any>[]} */
     const rows = [];
-    if (!perFrame.size) return { results: [], rows, blocked: [], warnings: [], guardMs: 0 };
-    const arming = performance.now();
-    const held = await guard.arm(tabId, guardFrames, runId);
-    let guardMs = performance.now() - arming;
-    /** @type {import("./submit-guard.js").BlockedAttempt[]} */
-    let blocked = [];
-    try {
-      await applyParts(tabId, perFrame, knownFrames, byKey, rows);
-    } finally {
-      const releasing = performance.now();
-      blocked = await held.release();
-      guardMs += performance.now() - releasing;
-    }
+    if (perFrame.size) await applyParts(tabId, perFrame, knownFrames, byKey, rows, more);
     const results = decisions.map((d) => byKey.get(key(d)) ?? missing(d, "the frame gave no result"));
-    return { results, rows, blocked, warnings: held.warnings, guardMs };
+    return { results, rows };
   }
 
   /**
    * @param {number} tabId @param {Map<string, Record<string, any>[]>} perFrame
    * @param {string[]} knownFrames @param {Map<string, Record<string, any>>} byKey
-   * @param {Record<string, any>[]} rows
+   * @param {Record<string, any>[]} rows @param {boolean} more
    */
-  async function applyParts(tabId, perFrame, knownFrames, byKey, rows) {
+  async function applyParts(tabId, perFrame, knownFrames, byKey, rows, more) {
     await Promise.all([...perFrame].map(async ([frame, part]) => {
       const frameId = Number(frame);
       if (!knownFrames.includes(frame) || !Number.isInteger(frameId)) {
@@ -283,7 +356,7 @@ export function createFill(port, deliveries, guard) {
         return;
       }
       try {
-        const reply = await sendToFrame(tabId, frameId, { relay: "apply", decisions: part }, APPLY_TIMEOUT_MS);
+        const reply = await sendToFrame(tabId, frameId, { relay: "apply", decisions: part, more }, APPLY_TIMEOUT_MS);
         for (const r of reply.results ?? []) byKey.set(`${frame}/${r.field_id}`, { ...r, frame });
         rows.push(...(reply.rows ?? []).map((/** @type {Record<string, any>} */ r) => ({ ...r, frame })));
       } catch (err) {
@@ -317,6 +390,108 @@ export function createFill(port, deliveries, guard) {
   }
 
   return { relayFill, relayPlanTab, snapshotTab };
+}
+
+/**
+ * What a `fill.plan` request carries for a snapshot.
+ * @param {chrome.tabs.Tab} tab @param {{frames: Record<string, any>[], jobText: string}} snap
+ * @param {{client_run_tag?: string}} options
+ */
+function planRequest(tab, snap, options) {
+  return {
+    url: tab.url ?? snap.frames[0]?.url ?? "",
+    title: tab.title ?? snap.frames[0]?.title ?? "",
+    job_text: snap.jobText,
+    frames: snap.frames,
+    ...(options.client_run_tag ? { client_run_tag: options.client_run_tag } : {}),
+  };
+}
+
+/**
+ * The fields of `next` a later round decides: new ones, and those that became visible or whose
+ * label or options changed since `last`. Fields nobody can see wait for a round that shows them.
+ * @param {{frames: {frame: string, fields: Record<string, any>[]}[]}} last
+ * @param {{frames: {frame: string, fields: Record<string, any>[]}[]}} next
+ * @returns {{frame: string, field_id: string}[]}
+ */
+export function changedFields(last, next) {
+  /** @type {Map<string, Record<string, any>>} */
+  const before = new Map();
+  for (const frame of last.frames) for (const f of frame.fields) before.set(`${frame.frame}/${f.id}`, f);
+  const optionsOf = (/** @type {Record<string, any>} */ f) => JSON.stringify((f.options ?? []).map((o) => [o.text, o.value]));
+  /** @type {{frame: string, field_id: string}[]} */
+  const out = [];
+  for (const frame of next.frames) {
+    for (const f of frame.fields) {
+      if (f.visible === false) continue;
+      const was = before.get(`${frame.frame}/${f.id}`);
+      if (!was || was.visible === false || was.label !== f.label || optionsOf(was) !== optionsOf(f)) {
+        out.push({ frame: frame.frame, field_id: String(f.id) });
+      }
+    }
+  }
+  return out;
+}
+
+// The keys one block of each repeated family holds once: how many blocks a frame shows.
+const BLOCK_ANCHORS = { work: ["work.company", "work.title"], edu: ["edu.school", "edu.degree"] };
+
+/**
+ * Per frame, the repeated sections that need more blocks: the family, its fields, the other
+ * family's fields, and how many blocks to add.
+ * @param {Record<string, any>[]} decisions @param {Record<string, number>} entries
+ * @returns {Map<string, {family: string, field_ids: string[], others: string[], add: number}[]>}
+ */
+export function roomsNeeded(decisions, entries) {
+  /** @type {Map<string, Record<string, {ids: string[], counts: Map<string, number>}>>} */
+  const frames = new Map();
+  for (const d of decisions) {
+    const family = Object.keys(BLOCK_ANCHORS).find((f) => String(d.key ?? "").startsWith(`${f}.`));
+    if (!family) continue;
+    const frame = String(d.frame ?? "0");
+    const fams = frames.get(frame) ?? {};
+    frames.set(frame, fams);
+    const fam = (fams[family] ??= { ids: [], counts: new Map() });
+    fam.ids.push(String(d.field_id));
+    if (BLOCK_ANCHORS[/** @type {"work"|"edu"} */ (family)].includes(d.key)) fam.counts.set(d.key, (fam.counts.get(d.key) ?? 0) + 1);
+  }
+  /** @type {Map<string, {family: string, field_ids: string[], others: string[], add: number}[]>} */
+  const out = new Map();
+  for (const [frame, fams] of frames) {
+    for (const [family, fam] of Object.entries(fams)) {
+      const shown = Math.max(0, ...fam.counts.values());
+      const add = Number(entries[family] ?? 0) - shown;
+      if (!shown || add <= 0) continue;
+      const others = Object.entries(fams).filter(([f]) => f !== family).flatMap(([, o]) => o.ids);
+      out.set(frame, [...(out.get(frame) ?? []), { family, field_ids: fam.ids, others, add }]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Results, panel rows and stopped submissions over a Fill's rounds: a field planned again in a
+ * later round keeps its latest result and row.
+ */
+function createTally() {
+  /** @type {Map<string, Record<string, any>>} */
+  const results = new Map();
+  /** @type {Map<string, Record<string, any>>} */
+  const rows = new Map();
+  /** @type {import("./submit-guard.js").BlockedAttempt[]} */
+  const blocked = [];
+  const tally = {
+    guardMs: 0,
+    blocked,
+    results: () => [...results.values()],
+    rows: () => [...rows.values()],
+    /** @param {{results: Record<string, any>[], rows: Record<string, any>[]}} part */
+    add(part) {
+      for (const r of part.results) results.set(`${r.frame}/${r.field_id}`, r);
+      for (const r of part.rows) rows.set(`${r.frame}/${r.field_id}`, r);
+    },
+  };
+  return tally;
 }
 
 /**

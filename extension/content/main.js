@@ -2,11 +2,14 @@
 // messages. Messages carry `relay: <kind>`; every answer is JSON with `ok`.
 
 import { applyDecisions, lastApplyTimings } from "./apply.js";
+import { arrivalState } from "./arrival.js";
+import { formChanged, rememberSnapshot } from "./changes.js";
 import { startEditTracking } from "./edits.js";
 import { fieldFacts, fieldOp, keepSecret, noteFields, shownValue, startLiveEdits } from "./field_ops.js";
 import { badgeSpots, classify, clearMarks, markCounts, onMarkAction, showMarks } from "./marks.js";
 import { wellFormed } from "./dom.js";
 import { postingText } from "./posting.js";
+import { makeRoom } from "./room.js";
 import { lastTimings, registry, snapshot, visualTarget } from "./snapshot.js";
 import { armGuard, guardField, guardRootsOf, releaseGuard } from "./submit_guard.js";
 import { watchForNewFields } from "./watch.js";
@@ -25,10 +28,13 @@ export async function handleMessage(message) {
   switch (message.relay) {
     case "ping":
       return { ok: true, url: location.href };
+    case "arrival":
+      return { ok: true, ...arrivalState() };
     case "snapshot": {
       const started = performance.now();
       const snap = await snapshot();
       noteFields(snap.fields ?? []);
+      rememberSnapshot();
       const reading = performance.now();
       // The posting only, never the form: its text may go to a model (posting.js).
       const jobText = message.want_text ? postingText(message.max_text ?? 20_000) : "";
@@ -55,7 +61,13 @@ export async function handleMessage(message) {
       return { ok: false, error: { code: "E_UNKNOWN_MESSAGE", message: `unknown guard op ${message.op}` } };
     }
     case "apply":
-      return apply(/** @type {any[]} */ (message.decisions ?? []));
+      return apply(/** @type {any[]} */ (message.decisions ?? []), message.more === true);
+    case "make_room":
+      // Press a repeated section's own "Add another" for the profile's entries (room.js).
+      return { ok: true, ...(await makeRoom(message.rooms ?? [])) };
+    case "changes":
+      // After an apply: whether a later round of the Fill has something to look at (changes.js).
+      return { ok: true, ...(await formChanged()) };
     case "panel":
     case "blocked":
       // The review lives in the browser's side panel (background/review.js): a fill's rows, and
@@ -86,11 +98,14 @@ export async function handleMessage(message) {
   }
 }
 
+/** The marks of this Fill so far, by field id: a later round adds to them. */
+const marked = new Map();
+
 /**
  * Apply this frame's decisions, mark the fields, and return results plus rows for the panel.
- * @param {any[]} decisions
+ * @param {any[]} decisions @param {boolean} more  a later round of the same Fill: earlier marks stay
  */
-async function apply(decisions) {
+async function apply(decisions, more) {
   const started = performance.now();
   // Submits inside shadow roots never reach the window: the guard listens on the fields' roots.
   for (const decision of decisions) {
@@ -100,7 +115,7 @@ async function apply(decisions) {
   const results = await applyDecisions(decisions, { onDecision: guardField });
   void watchForNewFields();
   const byId = new Map(results.map((r) => [r.field_id, r]));
-  /** @type {import("./marks.js").MarkItem[]} */
+  /** @type {{id: string, item: import("./marks.js").MarkItem}[]} */
   const items = [];
   const rows = [];
   for (const decision of decisions) {
@@ -124,10 +139,14 @@ async function apply(decisions) {
     const targets = entry.kind === "group"
       ? entry.members.flatMap((m) => [m, ...(/** @type {any} */ (m).labels ?? [])])
       : [visualTarget(entry.el)];
-    items.push({ targets, tracked: entry.el, kind, tip, field_id: String(decision.field_id), keep: decision.status === "keep" });
+    const id = String(decision.field_id);
+    items.push({ id, item: { targets, tracked: entry.el, kind, tip, field_id: id, keep: decision.status === "keep" } });
   }
-  // Drawn once the guard lets go (every frame has applied): the marks come with the review.
-  pendingMarks = items;
+  if (!more) marked.clear();
+  for (const { id, item } of items) marked.set(id, item);
+  // Drawn once the guard lets go (every frame has applied, every round): the marks come with the
+  // review.
+  pendingMarks = [...marked.values()];
   clearTimeout(pendingTimer);
   pendingTimer = setTimeout(showPendingMarks, MARKS_LATEST_MS);
   lastApplyTimings.total = Math.round(performance.now() - started);

@@ -696,7 +696,38 @@ function hintAttrs(el) {
   if (host && host.tagName.includes("-")) attrs.host = host.tagName.toLowerCase();
   const cls = norm(typeof el.className === "string" ? el.className : "");
   if (cls) attrs.class = cap(cls, 120);
+  const block = repeatBlock(el);
+  if (block) attrs.block = block;
   return attrs;
+}
+
+/**
+ * Which of several repeated blocks the control is in (work history, education): the nearest
+ * ancestor that has siblings of its own shape (tag and class) holding a control of the same name,
+ * as "<class>:<index among them>"; "" when the control is in no repeated block.
+ * @param {Element} el
+ */
+function repeatBlock(el) {
+  const name = el.getAttribute("name");
+  // Blocks name their controls alike (employments[][title]) or number their ids with a small
+  // index (title--0); long numbers are question ids (question_8581806008), not blocks.
+  const shapeOf = (/** @type {string} */ id) => (/\d{3,}/.test(id) ? "" : id.replace(/\d+/g, "#"));
+  const idShape = el.id ? shapeOf(el.id) : "";
+  if (!name && !idShape.includes("#")) return "";
+  /** @param {Element} block */
+  const holdsOne = (block) => (name
+    ? block.querySelector(`[name="${CSS.escape(name)}"]`) !== null
+    : [...block.querySelectorAll("[id]")].some((e) => shapeOf(e.id) === idShape));
+  let anc = el.parentElement;
+  for (let depth = 0; anc && depth < 8 && !/^(FORM|BODY)$/.test(anc.tagName); depth += 1, anc = anc.parentElement) {
+    const shape = typeof anc.className === "string" ? anc.className.trim() : "";
+    const parent = anc.parentElement;
+    if (!shape || !parent) continue;
+    const blocks = [...parent.children].filter((c) => c.tagName === anc?.tagName && c.className === anc?.className
+      && holdsOne(c));
+    if (blocks.length > 1) return cap(`${shape}:${blocks.indexOf(anc)}`, 100);
+  }
+  return "";
 }
 
 /**

@@ -24,6 +24,11 @@ class Ask:
     lp: LoadedProfile
 
     @property
+    def block(self) -> int | None:
+        """Which repeated work / education block the field is in (None: in no such block)."""
+        return self.page.block_of.get((self.field.frame, self.field.id))
+
+    @property
     def frame_keys(self) -> set[str]:
         """The keys the field's siblings in the same frame ask."""
         return self.page.frame_keys.get(self.field.frame, set())

@@ -1,4 +1,5 @@
-"""Education: the highest entry's school, degree, field, GPA and dates."""
+"""Education: the highest entry's school, degree, field, GPA and dates; in repeated blocks, each
+entry, most recent first."""
 
 from __future__ import annotations
 
@@ -9,7 +10,18 @@ from bridge.rules.resolvers.base import Ask, Result, text_or, unknown
 
 
 def resolve(ask: Ask) -> Result:
-    edu = highest_education(ask.lp.profile.education)
+    entries = ask.lp.profile.education
+    block = ask.block
+    if block is None:
+        edu = highest_education(entries)
+    else:
+        # Repeated education blocks: the entries most recent first.
+        recent = sorted(entries, key=lambda e: (e.endDate or "9999", e.startDate or ""),
+                        reverse=True)
+        if block >= len(recent):
+            return Missing(f"the profile has {len(recent)} education entries; this is block "
+                           f"{block + 1}")
+        edu = recent[block]
     if edu is None:
         return Missing("no education in the profile")
     key = ask.key

@@ -78,11 +78,41 @@ def _worked_here(ask: Ask) -> Result:
     return Answer("bool", flag=False, review=False, note="no past employer matches this company")
 
 
+def by_recency(work: list[Work]) -> list[Work]:
+    """Jobs most recent first: current ones, then by end and start date."""
+    return sorted(work, key=lambda w: (not w.endDate, w.endDate or "", w.startDate or ""),
+                  reverse=True)
+
+
+def _in_block(ask: Ask, block: int) -> Result:
+    """A field of the block-th repeated employment block: that entry, most recent first."""
+    jobs = by_recency(ask.lp.profile.work)
+    if block >= len(jobs):
+        return Missing(f"the profile has {len(jobs)} jobs; this is block {block + 1}")
+    job = jobs[block]
+    if ask.key == "work.company":
+        return text_or(job.name, "no employer in this entry")
+    if ask.key == "work.title":
+        return text_or(job.position, "no title in this entry")
+    if ask.key == "work.current":
+        return Answer("bool", flag=not job.endDate)
+    when = parse_iso(job.startDate if ask.key == "work.start" else job.endDate)
+    if when is None:
+        why = "a current job has no end date" if ask.key == "work.end" else "no start date"
+        return Missing(why)
+    return Answer("date", when.isoformat(), when=when)
+
+
 def resolve(ask: Ask) -> Result:
     key, p = ask.key, ask.lp.profile
     if key in ("work.company", "work.title"):
         if not ask.page.application and not names_own_job(ask.ft):
             return Missing("not a job application, and the label does not ask for the current job")
+    block = ask.block
+    if block is not None and key in ("work.company", "work.title", "work.current", "work.start",
+                                     "work.end"):
+        return _in_block(ask, block)
+    if key in ("work.company", "work.title"):
         job = current_job(p.work)
         if job is None:
             return Missing("no current job in the profile")

@@ -1,0 +1,82 @@
+// After an apply: did the form change in a way a later round of the same Fill must look at? An
+// answer can reveal a question ("please specify", a race question after "Hispanic or Latino:
+// No"), show a section, or give a list new options (the states of the chosen country). The
+// service worker asks each frame once the apply is done (background/fill.js); the frame waits
+// for the page to go quiet, then compares what it shows with its latest snapshot. Read-only.
+
+import { RELAY_UI_ATTR, isVisible, walkElements } from "./dom.js";
+import { registry } from "./snapshot.js";
+
+const QUIET_MS = 150; // the page's own reactions (a re-render, a fetched option list) settle
+const MOST_MS = 1_000;
+const FIELD_SELECTOR = [
+  "input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset]):not([type=image])",
+  "select", "textarea", "[contenteditable=true]", "[role=combobox]", "[role=textbox]", "[role=listbox]",
+  "[role=radiogroup]", "[aria-haspopup=listbox]",
+].join(",");
+
+/** field id → how many options its native list had at the snapshot */
+const optionCounts = new Map();
+/** Field-like elements at the snapshot (widgets' inner parts too), and those hidden then. */
+let seen = new WeakSet();
+let hiddenThen = new WeakSet();
+
+/** The snapshot just taken: what later comparisons start from. */
+export function rememberSnapshot() {
+  optionCounts.clear();
+  for (const entry of registry.values()) {
+    if (entry.el instanceof HTMLSelectElement) optionCounts.set(entry.id, entry.el.options.length);
+  }
+  seen = new WeakSet();
+  hiddenThen = new WeakSet();
+  for (const el of walkElements(document)) {
+    if (!el.matches(FIELD_SELECTOR)) continue;
+    seen.add(el);
+    if (!isVisible(el)) hiddenThen.add(el);
+  }
+}
+
+/** @returns {Promise<{changed: boolean}>} */
+export async function formChanged() {
+  await quiet();
+  return { changed: hasChanges() };
+}
+
+function hasChanges() {
+  for (const entry of registry.values()) {
+    // A field hidden at the snapshot (covered, transparent, …) that the person can see now.
+    const el = entry.kind === "group" ? entry.members[0] : entry.el;
+    if (entry.hidden && el?.isConnected && isVisible(el)) return true;
+    if (entry.el instanceof HTMLSelectElement && optionCounts.get(entry.id) !== entry.el.options.length) return true;
+  }
+  for (const el of walkElements(document)) {
+    if (!el.matches(FIELD_SELECTOR) || el.closest(`[${RELAY_UI_ATTR}]`)) continue;
+    if ((!seen.has(el) || hiddenThen.has(el)) && isVisible(el)) return true;
+  }
+  return false;
+}
+
+/** Resolves once the page made no change for QUIET_MS (Relay's own marks aside), or MOST_MS. */
+function quiet() {
+  return new Promise((resolve) => {
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    let timer;
+    const done = () => {
+      observer.disconnect();
+      clearTimeout(timer);
+      clearTimeout(most);
+      resolve(undefined);
+    };
+    const observer = new MutationObserver((records) => {
+      if (records.every((r) => r.target instanceof Element && r.target.closest(`[${RELAY_UI_ATTR}]`))) return;
+      clearTimeout(timer);
+      timer = setTimeout(done, QUIET_MS);
+    });
+    observer.observe(document.documentElement, {
+      childList: true, subtree: true, attributes: true,
+      attributeFilter: ["hidden", "style", "class", "aria-hidden", "disabled"],
+    });
+    timer = setTimeout(done, QUIET_MS);
+    const most = setTimeout(done, MOST_MS);
+  });
+}

@@ -1,0 +1,153 @@
+"""The Fill's flow on pages built for it (issue 9): real Chromium, the real extension and bridge,
+the sample profile, rules only, one browser for the module.
+
+Late forms (9.12): the application arrives after the page has loaded — an SPA that boots, a form
+swapped into a turbo-frame, an application iframe the career page builds on window load. Fill is
+pressed as soon as the page has loaded, as a person who sees the page does; it waits for the
+application instead of answering "no fields" or filling the page's newsletter box.
+Pages: tests/fixtures/pages/late/.
+
+Dependent fields (9.1): what an answer reveals or changes (a state list that follows the chosen
+country, a question shown by another answer) is planned and filled in the same Fill: one run,
+one panel. Page: tests/fixtures/pages/dependent.html.
+
+Repeated blocks (9.11): every work-history and education block is filled from the profile's
+entries, most recent first, and a section's own "Add another" is pressed to make room for them,
+never a submit control. Page: tests/fixtures/pages/repeated.html.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bridge.driver.session import RelayBrowser, relay_browser
+from bridge.driver.static_server import StaticServer
+from bridge.store import Store
+from tests.conftest import FIXTURES, SAMPLE_PROFILE
+from tests.fixture_scoring import read_all_frames
+
+ADA = {"first": "Ada", "last": "Lovelace", "email": "ada.lovelace@example.com"}
+# page → what the application must hold after one Fill, and the boxes beside it left empty
+LATE = {
+    "late/spa.html": (
+        {**ADA, "phone": "+1 415-555-0142", "linkedin": "https://www.linkedin.com/in/adaqlovelace",
+         "resume": "ada-lovelace-resume.pdf"},
+        ("nl_first_name", "nl_email"),
+    ),
+    "late/swap.html": (
+        {**ADA, "phone": "+1 415-555-0142"}, ("connect_first_name", "connect_email"),
+    ),
+    "late/iframe.html": ({**ADA, "resume": "ada-lovelace-resume.pdf"}, ("site_search",)),
+}
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("relay-home-flow")
+
+
+@pytest.fixture(scope="module")
+def session(home: Path, chromium: str) -> Iterator[tuple[RelayBrowser, StaticServer]]:
+    with (
+        StaticServer(FIXTURES / "pages") as server,
+        relay_browser(SAMPLE_PROFILE, home=home) as browser,
+    ):
+        yield browser, server
+
+
+@pytest.mark.parametrize("path", sorted(LATE))
+def test_a_late_application_is_waited_for_and_filled(
+    session: tuple[RelayBrowser, StaticServer], path: str,
+) -> None:
+    browser, server = session
+    expected, beside = LATE[path]
+    page = browser.open(server.url(path))  # back once "load" has fired: no form there yet
+    try:
+        assert "first" not in _present(page), "the application should not be there at load"
+        outcome = browser.fill(page)
+        assert outcome.report.ok, outcome.report.error
+        values = read_all_frames(page)
+    finally:
+        page.close()
+    got = {key: values.get(key) for key in expected}
+    assert got == expected
+    assert all(values.get(key) == "" for key in beside), {k: values.get(k) for k in beside}
+    assert outcome.report.page_submits == 0
+
+
+def _present(page: Any) -> set[str]:
+    """The fixture keys whose control exists in some frame right now."""
+    keys: set[str] = set()
+    for frame in page.frames:
+        try:
+            keys |= set(frame.evaluate(
+                "() => Object.keys(window.__fixture ? window.__fixture.read() : {})"
+                ".filter((k) => window.__fixture.locate(k))"))
+        except Exception:  # a frame that went away
+            continue
+    return keys
+
+
+def test_fields_that_follow_other_answers_settle_in_one_fill(
+    session: tuple[RelayBrowser, StaticServer], home: Path,
+) -> None:
+    browser, server = session
+    page = browser.open(server.url("dependent.html"))
+    try:
+        outcome = browser.fill(page)
+        assert outcome.report.ok, outcome.report.error
+        values = read_all_frames(page)
+        state = browser.worker.evaluate(_STATE, page.url)
+        panels = page.evaluate("() => document.querySelectorAll('relay-panel').length")
+    finally:
+        page.close()
+    assert {k: values[k] for k in ("country", "state", "auth", "sponsor", "source", "specify")} == {
+        "country": "United States", "state": "California", "auth": "Yes", "sponsor": "No",
+        "source": "LinkedIn", "specify": "",
+    }
+    # One run holds every round's decisions, and the one panel lists each field once.
+    assert outcome.raw.get("rounds", 1) >= 2
+    run_id = outcome.report.run_id
+    with Store.open(home) as store:
+        runs = [r for r in store.history() if r["url"] == outcome.report.url]
+        plans = [e for e in store.audit_entries(run_id) if e["action"] == "fill.plan"]
+    assert [r["run_id"] for r in runs] == [run_id]
+    [run] = runs
+    labels = [d["label"] for d in run["decisions"]]
+    assert "State / Province" in labels and len(run["decisions"]) == len(outcome.report.fields)
+    assert plans[0]["payload"].get("later_round") is None
+    assert all(e["payload"].get("later_round") for e in plans[1:])
+    # One panel, and a mark on every field that was filled, the later rounds' too.
+    assert panels == 1 and state["panel"]["open"]
+    assert state["marks"]["filled"] + state["marks"]["review"] >= 7, state["marks"]
+
+
+def test_repeated_blocks_take_the_entries_most_recent_first(
+    session: tuple[RelayBrowser, StaticServer],
+) -> None:
+    browser, server = session
+    page = browser.open(server.url("repeated.html"))
+    try:
+        outcome = browser.fill(page)
+        assert outcome.report.ok, outcome.report.error
+        values = read_all_frames(page)
+    finally:
+        page.close()
+    assert values["jobs"] == [
+        ["Analytical Engines Inc", "Senior Backend Engineer"],
+        ["Difference Labs", "Software Engineer"],
+    ]
+    # One school in the profile: its section is not given another block.
+    assert values["schools"] == [["University of California, Berkeley", "Bachelor of Science"]]
+    assert outcome.report.page_submits == 0 and outcome.report.blocked == []
+
+
+_STATE = """async (url) => {
+    const tabs = await chrome.tabs.query({});
+    const tab = tabs.find((t) => t.url === url);
+    return await chrome.tabs.sendMessage(tab.id, {relay: "state"}, {frameId: 0});
+}"""
