@@ -24,6 +24,7 @@ from bridge.protocol.errors import ErrorCode, RelayError
 
 if TYPE_CHECKING:
     from bridge.forms import AckRequest, ApplyReport, BlockedReport, FieldDecision, FillRequest
+    from bridge.learn.models import AnswerSave, ApplicationSubmitted
     from bridge.llm import EscalationResult
     from bridge.profile import LoadedProfile
     from bridge.store import Store
@@ -110,6 +111,8 @@ class Runtime:
     def capabilities(self) -> list[str]:
         return [
             "fill.plan", "fill.applied", "fill.ack", "fill.blocked", "chunked-replies", "replay",
+            "answer.save", "application.submitted", "applications.list", "application.get",
+            "application.update", "answers.list", "answers.update", "answers.delete",
         ]
 
     # -- background work ----------------------------------------------------------------------
@@ -181,9 +184,13 @@ class Runtime:
         started = time.perf_counter()
         loaded, profile_name = self.profile()
         from bridge.forms import Action, FillPlan
+        from bridge.learn.lookup import StoreLookup
         from bridge.rules.engine import decide, detect_ats
 
-        decisions = decide(request, loaded)
+        saved = StoreLookup(store)
+        decisions = decide(request, loaded, saved)
+        if saved.used:
+            store.mark_answers_used(saved.used)
         planned = time.perf_counter()
         run_id = store.new_run_id()
         llm = self._escalate(request, loaded, decisions, run_id)
@@ -245,6 +252,41 @@ class Runtime:
 
     def ack(self, ack: AckRequest) -> dict[str, Any]:
         return {"acked": self.store().ack(ack.run_id, ack.up_to_seq)}
+
+    # -- the person's applications and saved answers ------------------------------------------
+
+    def save_answer(self, payload: AnswerSave) -> dict[str, Any]:
+        """"Save this answer" on a field: stored at once, replacing an earlier answer to it."""
+        from bridge.learn.learning import is_self_id
+        from bridge.rules.lang import guess_lang
+
+        q = payload.question
+        answer_id, replaced = self.store().save_answer(
+            question=q.label.strip(), section=q.section, options=q.options, widget=q.widget,
+            lang=q.lang or guess_lang(q.label), value=payload.value, values=payload.values,
+            origin="saved", self_id=payload.self_id or is_self_id(q.label),
+        )
+        self._index()
+        return {"answer_id": answer_id, "replaced": replaced}
+
+    def application_submitted(self, payload: ApplicationSubmitted) -> dict[str, Any]:
+        """The person's own Submit, seen by the extension: record it and learn from it."""
+        from bridge.learn.learning import learned
+
+        app_id, saved = self.store().record_application(payload, learned(payload))
+        if saved:
+            self._index()
+        log.info("application %d recorded: %d answers saved", app_id, len(saved))
+        return {"application_id": app_id, "answers_saved": len(saved)}
+
+    def _index(self) -> None:
+        """Embed new saved questions now, so the next Fill does not wait for it."""
+        from bridge.learn.lookup import index_answers
+
+        try:
+            index_answers(self.store())
+        except Exception as exc:  # the next Fill's search embeds what is missing
+            log.warning("saved answers not indexed yet: %s", exc)
 
     def _attach_document(self, decision: FieldDecision, loaded: LoadedProfile) -> None:
         from bridge.forms import Action

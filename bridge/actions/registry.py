@@ -23,6 +23,14 @@ ACTIONS: dict[str, str] = {
     "fill.applied": "bridge.actions.fill_applied",
     "fill.ack": "bridge.actions.fill_ack",
     "fill.blocked": "bridge.actions.fill_blocked",
+    "answer.save": "bridge.actions.answer_save",
+    "application.submitted": "bridge.actions.application_submitted",
+    "applications.list": "bridge.actions.applications_list",
+    "application.get": "bridge.actions.application_get",
+    "application.update": "bridge.actions.application_update",
+    "answers.list": "bridge.actions.answers_list",
+    "answers.update": "bridge.actions.answers_update",
+    "answers.delete": "bridge.actions.answers_delete",
 }
 
 

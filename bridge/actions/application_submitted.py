@@ -1,0 +1,19 @@
+"""`application.submitted`: the person pressed Submit themselves (Relay never does); record the
+application and learn from it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bridge.actions.validate import validate_payload
+from bridge.learn.models import ApplicationSubmitted
+from bridge.protocol.envelopes import Request
+from bridge.runtime import Runtime
+
+
+def parse(payload: dict[str, Any]) -> ApplicationSubmitted:
+    return validate_payload(ApplicationSubmitted, payload)
+
+
+def handle(runtime: Runtime, payload: ApplicationSubmitted, request: Request) -> dict[str, Any]:
+    return runtime.application_submitted(payload)

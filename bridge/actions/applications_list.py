@@ -1,0 +1,20 @@
+"""`applications.list`: the person's applications, newest first (unsubmitted runs on request)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bridge.actions.validate import validate_payload
+from bridge.learn.history import applications_listing
+from bridge.learn.models import ApplicationsList
+from bridge.protocol.envelopes import Request
+from bridge.runtime import Runtime
+
+
+def parse(payload: dict[str, Any]) -> ApplicationsList:
+    return validate_payload(ApplicationsList, payload)
+
+
+def handle(runtime: Runtime, payload: ApplicationsList, request: Request) -> dict[str, Any]:
+    listing = applications_listing(runtime, payload.include_unsubmitted, payload.limit)
+    return {"applications": listing}
