@@ -257,14 +257,16 @@ class Runtime:
 
     def save_answer(self, payload: AnswerSave) -> dict[str, Any]:
         """"Save this answer" on a field: stored at once, replacing an earlier answer to it."""
-        from bridge.learn.learning import is_self_id
+        from bridge.learn.learning import answer_key, is_self_id
         from bridge.rules.lang import guess_lang
 
         q = payload.question
+        self_id = payload.self_id or is_self_id(q.label, q.section, q.widget, q.options)
         answer_id, replaced = self.store().save_answer(
-            question=q.label.strip(), section=q.section, options=q.options, widget=q.widget,
+            qkey=answer_key(q.label, q.section, q.options), question=q.label.strip(),
+            section=q.section, options=q.options, widget=q.widget,
             lang=q.lang or guess_lang(q.label), value=payload.value, values=payload.values,
-            origin="saved", self_id=payload.self_id or is_self_id(q.label),
+            origin="saved", self_id=self_id,
         )
         self._index()
         return {"answer_id": answer_id, "replaced": replaced}

@@ -10,18 +10,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bridge.forms import FormField, Widget
+from bridge.forms import FieldOption, FormField, Widget
 from bridge.learn.models import ApplicationSubmitted, SetBy, SubmittedField
-from bridge.learn.similar import question_key
-from bridge.rules.classify import never_reason
+from bridge.rules.classify import classify, never_reason
 from bridge.rules.features import field_text
 from bridge.rules.lang import guess_lang
+from bridge.rules.model import Page
+from bridge.rules.text import fold
 
 _SKIP_WIDGETS = ("password", "hidden", "file", "other")
 
 
+def answer_key(label: str, section: str, options: list[str]) -> str:
+    """One saved answer per question: the same label, section and options are the same question."""
+    return "|".join([fold(label), fold(section), ",".join(sorted(fold(o) for o in options))])
+
+
 @dataclass(frozen=True)
 class Learned:
+    qkey: str
     question: str
     section: str
     options: list[str]
@@ -32,16 +39,26 @@ class Learned:
     origin: str  # "edited" (changed Relay's value) or "submitted" (filled what Relay left)
 
 
-def is_self_id(label: str) -> bool:
-    return question_key(label).startswith("eeo.")
+def _field(label: str, section: str, widget: str, options: list[str]) -> FormField:
+    try:
+        kind = Widget(widget)
+    except ValueError:
+        kind = Widget.OTHER
+    opts = [FieldOption(value=o, text=o) for o in options]
+    return FormField(id="q", tag="input", widget=kind, label=label, section=section,
+                     options=opts)
+
+
+def is_self_id(label: str, section: str = "", widget: str = "", options: list[str] | None = None
+               ) -> bool:
+    """A self-identification (EEO) question, as the rules read it with its widget and options."""
+    field = _field(label, section, widget, options or [])
+    found = classify(field, field_text(field), (), Page(url="", title="", job_text=""))
+    return found is not None and found.key.startswith("eeo.")
 
 
 def _never(f: SubmittedField) -> bool:
-    try:
-        widget = Widget(f.widget)
-    except ValueError:
-        widget = Widget.OTHER
-    field = FormField(id="q", tag="input", widget=widget, label=f.label, section=f.section)
+    field = _field(f.label, f.section, f.widget, f.options)
     return never_reason(field, field_text(field)) is not None
 
 
@@ -54,13 +71,14 @@ def learned(sub: ApplicationSubmitted) -> list[Learned]:
             continue
         out.append(
             Learned(
+                qkey=answer_key(f.label, f.section, f.options),
                 question=f.label.strip(),
                 section=f.section,
                 options=f.options,
                 widget=f.widget,
                 lang=guess_lang(f.label),
                 value=f.value,
-                self_id=is_self_id(f.label),
+                self_id=is_self_id(f.label, f.section, f.widget, f.options),
                 origin="edited" if f.relay_value else "submitted",
             )
         )

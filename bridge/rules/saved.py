@@ -85,8 +85,12 @@ def _saved(lp: LoadedProfile, page: Page | None) -> list[tuple[str, str, str]]:
     stored = page.saved.everything() if page is not None and page.saved is not None else []
     pairs = [(a.question, a.value) for a in stored if not a.self_id]
     pairs += [(item.question, item.answer) for item in lp.profile.application.answers]
-    return [(q, answer, written) for written, answer in pairs
-            if (q := fold(written)) and answer.strip()]
+    out: dict[str, tuple[str, str, str]] = {}
+    for written, answer in pairs:
+        q = fold(written)
+        if q and answer.strip() and q not in out:  # the same question: the stored answer wins
+            out[q] = (q, answer, written)
+    return list(out.values())
 
 
 def _said(written: str) -> str:

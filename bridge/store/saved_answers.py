@@ -9,16 +9,10 @@ import apsw
 
 from bridge.clock import now_iso
 from bridge.protocol.errors import ErrorCode, RelayError
-from bridge.rules.text import fold
 from bridge.store.db import query, scalar
 from bridge.store.util import dumps, loads
 
 ORIGINS = ("saved", "submitted", "edited")
-
-
-def question_key(label: str, section: str, options: list[str]) -> str:
-    """One saved answer per question: the same label, section and options are the same question."""
-    return "|".join([fold(label), fold(section), ",".join(sorted(fold(o) for o in options))])
 
 
 def _row(row: dict[str, Any]) -> dict[str, Any]:
@@ -44,6 +38,7 @@ def _row(row: dict[str, Any]) -> dict[str, Any]:
 def put(
     conn: apsw.Connection,
     *,
+    qkey: str,  # bridge.learn.learning.answer_key: one saved answer per question
     question: str,
     section: str,
     options: list[str],
@@ -56,7 +51,7 @@ def put(
     application_id: int | None = None,
 ) -> tuple[int, bool]:
     """Insert or replace the answer to this question; returns (answer id, replaced)."""
-    key = question_key(question, section, options)
+    key = qkey
     now = now_iso()
     found = scalar(conn, "SELECT id FROM saved_answers WHERE qkey = ?", (key,))
     if found is not None:
@@ -87,12 +82,12 @@ def get(conn: apsw.Connection, answer_id: int) -> dict[str, Any]:
 
 
 def listing(conn: apsw.Connection, text: str = "", limit: int = 100) -> list[dict[str, Any]]:
-    """Newest first; `text` keeps those whose question or value contains it (accents ignored)."""
+    """Newest first; `text` keeps those whose question or value contains it (any case)."""
     rows = query(conn, "SELECT * FROM saved_answers ORDER BY updated_at DESC, id DESC")
-    wanted = fold(text)
+    wanted = text.casefold()
     out = [
         _row(r) for r in rows
-        if not wanted or wanted in fold(r["question"]) or wanted in fold(r["value"])
+        if not wanted or wanted in r["question"].casefold() or wanted in r["value"].casefold()
     ]
     return out[:limit]
 

@@ -374,7 +374,7 @@ class Store:
             app_id = applications.insert(self.conn, sub, ats)
             saved = [
                 saved_answers.put(
-                    self.conn, question=item.question, section=item.section,
+                    self.conn, qkey=item.qkey, question=item.question, section=item.section,
                     options=item.options, widget=item.widget, lang=item.lang, value=item.value,
                     values=[], origin=item.origin, self_id=item.self_id, application_id=app_id,
                 )[0]
