@@ -9,10 +9,12 @@ import { addBlocked, closePanel, panelState, showPanel } from "./panel.js";
 import { postingText } from "./posting.js";
 import { lastTimings, registry, snapshot, visualTarget } from "./snapshot.js";
 import { armGuard, guardField, guardRootsOf, releaseGuard } from "./submit_guard.js";
+import { rememberDecisions, rememberFields, rememberRun, startSubmitWatch } from "./submitted.js";
 import { watchForNewFields } from "./watch.js";
 
 export function start() {
   startEditTracking();
+  startSubmitWatch();
 }
 
 /**
@@ -26,6 +28,7 @@ export async function handleMessage(message) {
     case "snapshot": {
       const started = performance.now();
       const snap = await snapshot();
+      rememberFields(snap.fields);
       const reading = performance.now();
       // The posting only, never the form: its text may go to a model (posting.js).
       const jobText = message.want_text ? postingText(message.max_text ?? 20_000) : "";
@@ -43,7 +46,10 @@ export async function handleMessage(message) {
     case "guard": {
       // The submit guard around an apply (submit_guard.js); the worker arms every frame first.
       const runId = String(message.run_id ?? "");
-      if (message.op === "arm") return { ok: true, ...armGuard(runId) };
+      if (message.op === "arm") {
+        rememberRun(runId);
+        return { ok: true, ...armGuard(runId) };
+      }
       if (message.op === "release") return { ok: true, blocked: releaseGuard(runId) };
       return { ok: false, error: { code: "E_UNKNOWN_MESSAGE", message: `unknown guard op ${message.op}` } };
     }
@@ -87,6 +93,7 @@ async function apply(decisions) {
     if (entry) guardRootsOf([entry.el, ...(entry.members ?? [])]);
   }
   const results = await applyDecisions(decisions, { onDecision: guardField });
+  rememberDecisions(decisions, results);
   void watchForNewFields();
   const byId = new Map(results.map((r) => [r.field_id, r]));
   /** @type {import("./marks.js").MarkItem[]} */
