@@ -133,6 +133,18 @@ def test_submit_records_the_application_and_the_next_form_answers_from_it(
     assert used["How did you hear about this job?"] == 1
 
 
+def test_the_persons_own_answer_to_the_same_question_wins_over_the_profile(
+        runtime: Runtime) -> None:
+    asked = text_field("p1", "What are your pronouns?")
+    assert plan(runtime, asked)["p1"]["value"] == "she/her"  # the profile's
+    call(runtime, "answer.save", {"question": {"label": "What are your pronouns?",
+                                               "widget": "text"}, "value": "they/them"})
+    decision = plan(runtime, asked)["p1"]
+    assert (decision["value"], decision["source"], decision["status"]) == (
+        "they/them", "saved_answer", "flag")
+    assert "Your saved answer to “What are your pronouns?”" in decision["reason"]
+
+
 def test_answer_save_update_delete_and_errors(runtime: Runtime) -> None:
     q = {"label": "Do you have a driver's license?", "options": [], "widget": "text"}
     first = call(runtime, "answer.save", {"question": q, "value": "Yes"})

@@ -29,7 +29,7 @@ from bridge.rules.options import is_address_supplement, is_placeholder
 from bridge.rules.pagekind import is_application
 from bridge.rules.questions import job_country
 from bridge.rules.render import render
-from bridge.rules.saved import saved_answer
+from bridge.rules.saved import own_answer, saved_answer
 from bridge.rules.text import fold
 
 REPEATED = ("work.", "edu.")
@@ -328,6 +328,10 @@ def _decide_one(
             return d
         d.reason = "unknown"
         return d
+    corrected = own_answer(field, ft, page)
+    if corrected is not None:
+        # The person answered this very question themselves: their word over the profile's.
+        return _apply(d, field, ft, cls, corrected, page)
     result = resolve(cls.key, field, ft, page, profile)
     if isinstance(result, Missing):
         saved = saved_answer(field, ft, profile, page)

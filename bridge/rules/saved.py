@@ -114,6 +114,17 @@ def _stored_answer(ft: FieldText, page: Page | None) -> Answer | None:
     )
 
 
+def own_answer(field: FormField, ft: FieldText, page: Page) -> Answer | None:
+    """The person's stored answer to this very question (the same words), if any."""
+    if page.saved is None or field.widget not in _OK_WIDGETS or len(ft.question.split()) < 3:
+        return None
+    for stored in page.saved.everything():
+        if not stored.self_id and fold(stored.question) == ft.question:
+            return Answer("text", stored.value, source=Source.SAVED_ANSWER, confidence=0.95,
+                          review=True, note=_said(stored.question))
+    return None
+
+
 def saved_answer(
     field: FormField, ft: FieldText, lp: LoadedProfile, page: Page | None = None
 ) -> Answer | None:
