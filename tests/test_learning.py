@@ -202,6 +202,15 @@ def test_status_notes_and_the_cli(runtime: Runtime, capsys: pytest.CaptureFixtur
     assert relay_main(["answers", "delete", str(answer_id)]) == 1
     assert f"no saved answer {answer_id}" in capsys.readouterr().err
 
+    # Forgetting the run forgets the application it led to; the answers it taught stay.
+    assert relay_main(["forget", "--run", runs["applications"][0]["run_id"]]) == 0
+    capsys.readouterr()
+    assert relay_main(["history", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["applications"] == []
+    assert relay_main(["answers", "list", "--json"]) == 0
+    left = json.loads(capsys.readouterr().out)["answers"]
+    assert len(left) == 4 and all(a["application_id"] is None for a in left)
+
 
 def test_an_eeo_default_says_it_is_a_default(runtime: Runtime) -> None:
     decisions = plan(runtime, {

@@ -17,6 +17,9 @@ let runId = "";
 let reported = false;
 let started = false;
 
+// What a page says once an application went through (the confirmation the person sees).
+const CONFIRMED = /thank you for (applying|your application)|application (has been |was )?(received|submitted|sent)|vielen dank für ihre bewerbung|bewerbung (ist )?eingegangen|merci pour votre candidature|candidature (a été )?envoyée|gracias por (tu|su) (solicitud|postulación)|obrigado pela (sua )?candidatura|bedankt voor je sollicitatie/i;
+const CONFIRM_WAIT_MS = 10_000;
 // A control that submits without being a form's submit button (single-page apps): its words.
 const SUBMIT_WORDS = /\b(submit|send|apply|finish|complete)\b|bewerb|absenden|senden|envoyer|soumettre|postuler|enviar|candidat|verzenden|solliciteren|verstuur/i;
 
@@ -64,10 +67,33 @@ export function startSubmitWatch() {
   window.addEventListener("click", (event) => {
     if (!event.isTrusted) return;
     const control = submitControl(event.composedPath());
-    // A form's own submit button fires `submit` next (unless the form's validation stops it,
-    // and then nothing was sent): only buttons outside that path count as the Submit itself.
-    if (control && !control.form) report("submit_click");
+    if (!control) return;
+    // A form's own submit button fires `submit` next, unless the form's validation stops it (then
+    // nothing was sent) or the page sends the form itself: then its confirmation tells.
+    if (/** @type {any} */ (control).form) awaitConfirmation();
+    else report("submit_click");
   }, true);
+}
+
+/** After a click on a form's submit button: the values now, sent if a confirmation follows. */
+function awaitConfirmation() {
+  if (reported || !done.size || !document.body) return;
+  const before = CONFIRMED.test(document.body.innerText);
+  if (before) return; // a page that says it from the start proves nothing
+  const payload = collect("confirmation");
+  const observer = new MutationObserver(() => {
+    if (reported) return stop();
+    if (CONFIRMED.test(document.body.innerText)) {
+      stop();
+      send(payload);
+    }
+  });
+  const timer = setTimeout(() => stop(), CONFIRM_WAIT_MS);
+  const stop = () => {
+    observer.disconnect();
+    clearTimeout(timer);
+  };
+  observer.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
 }
 
 /** @param {EventTarget[]} path @returns {HTMLButtonElement|HTMLInputElement|HTMLElement|null} */
@@ -101,7 +127,18 @@ function whoSet(id, el, value) {
 /** @param {"submit_event"|"submit_click"|"confirmation"} how */
 function report(how) {
   if (reported || !done.size) return; // only a page Relay filled; once per fill
+  send(collect(how));
+}
+
+/** @param {Record<string, any>} payload */
+function send(payload) {
+  if (reported) return;
   reported = true;
+  chrome.runtime.sendMessage({ relay_bg: "submitted", payload }).catch(() => {});
+}
+
+/** Every field's final value and who set it. @param {string} how */
+function collect(how) {
   const fields = [];
   const files = [];
   for (const [id, info] of seen) {
@@ -116,12 +153,11 @@ function report(how) {
     fields.push({ field_id: id, label: info.label, section: info.section, options: info.options,
       widget: info.widget, value, ...whoSet(id, entry.el, value) });
   }
-  const payload = {
+  return {
     run_id: runId, url: location.href, page_title: document.title, how, fields, files,
     company: metaContent("og:site_name"),
     job_title: (document.querySelector("h1")?.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 200),
   };
-  chrome.runtime.sendMessage({ relay_bg: "submitted", payload }).catch(() => {});
 }
 
 /** @param {string} property */
