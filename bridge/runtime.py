@@ -281,6 +281,28 @@ class Runtime:
         log.info("application %d recorded: %d answers saved", app_id, len(saved))
         return {"application_id": app_id, "answers_saved": len(saved)}
 
+    def applications(self, include_unsubmitted: bool, limit: int) -> list[dict[str, Any]]:
+        from bridge.learn.history import applications_listing
+
+        return applications_listing(self.store(), include_unsubmitted, limit)
+
+    def application(self, application_id: int) -> dict[str, Any]:
+        return self.store().application(application_id)
+
+    def update_application(
+        self, application_id: int, status: str | None, notes: str | None
+    ) -> dict[str, Any]:
+        return self.store().update_application(application_id, status, notes)
+
+    def saved_answers(self, text: str, limit: int) -> list[dict[str, Any]]:
+        return self.store().saved_answers(text, limit)
+
+    def update_saved_answer(self, answer_id: int, value: str) -> dict[str, Any]:
+        return self.store().update_saved_answer(answer_id, value)
+
+    def delete_saved_answer(self, answer_id: int) -> bool:
+        return self.store().delete_saved_answer(answer_id)
+
     def _index(self) -> None:
         """Embed new saved questions now, so the next Fill does not wait for it."""
         from bridge.learn.lookup import index_answers

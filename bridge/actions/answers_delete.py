@@ -15,4 +15,4 @@ def parse(payload: dict[str, Any]) -> AnswerRef:
 
 
 def handle(runtime: Runtime, payload: AnswerRef, request: Request) -> dict[str, Any]:
-    return {"deleted": runtime.store().delete_saved_answer(payload.answer_id)}
+    return {"deleted": runtime.delete_saved_answer(payload.answer_id)}

@@ -15,4 +15,4 @@ def parse(payload: dict[str, Any]) -> AnswersList:
 
 
 def handle(runtime: Runtime, payload: AnswersList, request: Request) -> dict[str, Any]:
-    return {"answers": runtime.store().saved_answers(payload.query, payload.limit)}
+    return {"answers": runtime.saved_answers(payload.query, payload.limit)}

@@ -15,4 +15,4 @@ def parse(payload: dict[str, Any]) -> AnswerUpdate:
 
 
 def handle(runtime: Runtime, payload: AnswerUpdate, request: Request) -> dict[str, Any]:
-    return {"answer": runtime.store().update_saved_answer(payload.answer_id, payload.value)}
+    return {"answer": runtime.update_saved_answer(payload.answer_id, payload.value)}

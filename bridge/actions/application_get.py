@@ -15,4 +15,4 @@ def parse(payload: dict[str, Any]) -> ApplicationRef:
 
 
 def handle(runtime: Runtime, payload: ApplicationRef, request: Request) -> dict[str, Any]:
-    return {"application": runtime.store().application(payload.application_id)}
+    return {"application": runtime.application(payload.application_id)}

@@ -16,5 +16,5 @@ def parse(payload: dict[str, Any]) -> ApplicationUpdate:
 
 def handle(runtime: Runtime, payload: ApplicationUpdate, request: Request) -> dict[str, Any]:
     status = payload.status.value if payload.status else None
-    app = runtime.store().update_application(payload.application_id, status, payload.notes)
+    app = runtime.update_application(payload.application_id, status, payload.notes)
     return {"application": app}

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from bridge.actions.validate import validate_payload
-from bridge.learn.history import applications_listing
 from bridge.learn.models import ApplicationsList
 from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
@@ -16,5 +15,4 @@ def parse(payload: dict[str, Any]) -> ApplicationsList:
 
 
 def handle(runtime: Runtime, payload: ApplicationsList, request: Request) -> dict[str, Any]:
-    listing = applications_listing(runtime, payload.include_unsubmitted, payload.limit)
-    return {"applications": listing}
+    return {"applications": runtime.applications(payload.include_unsubmitted, payload.limit)}

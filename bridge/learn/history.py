@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bridge.runtime import Runtime
     from bridge.store import Store
 
 
@@ -21,9 +20,8 @@ def unsubmitted_runs(store: Store) -> list[dict[str, Any]]:
 
 
 def applications_listing(
-    runtime: Runtime, include_unsubmitted: bool, limit: int
+    store: Store, include_unsubmitted: bool, limit: int
 ) -> list[dict[str, Any]]:
-    store = runtime.store()
     out = [{**a, "submitted": True} for a in store.applications(limit)]
     if include_unsubmitted:
         out += [
