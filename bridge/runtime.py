@@ -147,6 +147,13 @@ class Runtime:
             warm_late()  # what only some Fills need (name parsing), after what every Fill needs
         except Exception as exc:
             log.debug("late warm-up skipped: %s", exc)
+        try:
+            from bridge.learn.lookup import index_answers
+
+            if self.store().saved_answers(limit=1):
+                index_answers(self.store())  # loads the embedding model the search needs
+        except Exception as exc:
+            log.debug("saved-answer warm-up skipped: %s", exc)
 
     def replay_pending(self) -> int:
         """After a (re)connect: send again every delivery the extension never acknowledged."""
@@ -271,15 +278,19 @@ class Runtime:
         self._index()
         return {"answer_id": answer_id, "replaced": replaced}
 
-    def application_submitted(self, payload: ApplicationSubmitted) -> dict[str, Any]:
-        """The person's own Submit, seen by the extension: record it and learn from it."""
+    def application_submitted(
+        self, payload: ApplicationSubmitted, request_key: str
+    ) -> dict[str, Any]:
+        """The person's own Submit, seen by the extension: record it and learn from it (once per
+        request: a retry gets the first answer)."""
         from bridge.learn.learning import learned
 
-        app_id, saved = self.store().record_application(payload, learned(payload))
-        if saved:
+        result = self.store().record_application(request_key, payload, learned(payload))
+        if result["answers_saved"]:
             self._index()
-        log.info("application %d recorded: %d answers saved", app_id, len(saved))
-        return {"application_id": app_id, "answers_saved": len(saved)}
+        log.info("application %s recorded: %s answers saved", result["application_id"],
+                 result["answers_saved"])
+        return result
 
     def applications(self, include_unsubmitted: bool, limit: int) -> list[dict[str, Any]]:
         from bridge.learn.history import applications_listing

@@ -38,8 +38,8 @@ def runtime(tmp_path: Path) -> Any:
     rt.close()
 
 
-def call(rt: Runtime, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-    return dispatch(rt, Request(v=1, id=f"r-{next(_ids)}", type=kind, payload=payload))
+def call(rt: Runtime, kind: str, payload: dict[str, Any], rid: str = "") -> dict[str, Any]:
+    return dispatch(rt, Request(v=1, id=rid or f"r-{next(_ids)}", type=kind, payload=payload))
 
 
 def text_field(fid: str, label: str, widget: str = "text", **extra: Any) -> dict[str, Any]:
@@ -69,7 +69,7 @@ def submit(rt: Runtime, run_id: str, relay: dict[str, dict[str, Any]]) -> dict[s
                 "set_by": set_by, "relay_value": relay.get(fid, {}).get("value", ""),
                 "options": options or []}
 
-    return call(rt, "application.submitted", {
+    return call(rt, "application.submitted", payload={
         "run_id": run_id, "url": "https://jobs.example.test/apply", "page_title": "Apply",
         "company": "Acme", "job_title": "Backend Engineer", "how": "submit_click",
         "files": ["ada-lovelace-resume.pdf"],
@@ -83,7 +83,7 @@ def submit(rt: Runtime, run_id: str, relay: dict[str, dict[str, Any]]) -> dict[s
             fld("f6", "Gender", "Female", "person", "select", ["Female", "Male", "Decline"]),
             fld("f7", "Veteran status", "I decline", "default", "select"),
         ],
-    })
+    }, rid=f"submit-{run_id}")
 
 
 def test_submit_records_the_application_and_the_next_form_answers_from_it(
@@ -93,6 +93,7 @@ def test_submit_records_the_application_and_the_next_form_answers_from_it(
     run_id = call(runtime, "applications.list", {"include_unsubmitted": True, "limit": 10})[
         "applications"][0]["run_id"]
     reply = submit(runtime, run_id, first)
+    assert submit(runtime, run_id, first) == reply  # a retry records nothing twice
     # f1 filled by the person, f2 / f3 changed from Relay's, f4 filled, the self-identification
     # answer the person chose; never the password, never a default.
     assert reply["answers_saved"] == 5

@@ -9,6 +9,7 @@ from bridge.actions.validate import validate_payload
 from bridge.learn.models import ApplicationSubmitted
 from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
+from bridge.store import Store
 
 
 def parse(payload: dict[str, Any]) -> ApplicationSubmitted:
@@ -16,4 +17,5 @@ def parse(payload: dict[str, Any]) -> ApplicationSubmitted:
 
 
 def handle(runtime: Runtime, payload: ApplicationSubmitted, request: Request) -> dict[str, Any]:
-    return runtime.application_submitted(payload)
+    key = Store.request_key(request.type, request.id, request.payload)
+    return runtime.application_submitted(payload, key)

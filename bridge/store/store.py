@@ -361,12 +361,17 @@ class Store:
 
     @_locked
     def record_application(
-        self, sub: ApplicationSubmitted, learned: list[Learned], *, actor: str = "extension"
-    ) -> tuple[int, list[int]]:
+        self, request_id: str, sub: ApplicationSubmitted, learned: list[Learned], *,
+        actor: str = "extension",
+    ) -> dict[str, Any]:
         """The person's own Submit: the application, its fields, the answers it teaches, the
-        run marked submitted and an audit entry, in one transaction. Returns (application id,
-        saved answer ids)."""
+        run marked submitted and an audit entry, in one transaction, once per request id.
+        Returns `{"application_id", "answers_saved"}`."""
+        cipher = self._current_cipher()
         with transaction(self.conn):
+            first = idempotency.answered(self.conn, request_id, cipher)
+            if first is not None:
+                return first
             ats = sub.ats
             known_run = bool(sub.run_id) and runs.exists(self.conn, sub.run_id)
             if known_run and not ats:
@@ -388,7 +393,10 @@ class Store:
                 payload={"application_id": app_id, "how": sub.how.value, "ats": ats,
                          "fields": len(sub.fields), "answers_saved": len(saved)},
             )
-        return app_id, saved
+            result = {"application_id": app_id, "answers_saved": len(saved)}
+            idempotency.remember(self.conn, request_id, "application.submitted",
+                                 sub.run_id if known_run else None, result, cipher)
+        return result
 
     @_locked
     def applications(self, limit: int = 100) -> list[dict[str, Any]]:
