@@ -144,6 +144,7 @@ def test_the_persons_own_answer_to_the_same_question_wins_over_the_profile(
     assert (decision["value"], decision["source"], decision["status"]) == (
         "they/them", "saved_answer", "flag")
     assert "Your saved answer to “What are your pronouns?”" in decision["reason"]
+    assert call(runtime, "answers.list", {})["answers"][0]["used_count"] == 1
 
 
 def test_answer_save_update_delete_and_errors(runtime: Runtime) -> None:

@@ -29,6 +29,9 @@ class StoreLookup:
             ]
         return self._all
 
+    def note_use(self, answer: StoredAnswer) -> None:
+        self.used.append(answer.answer_id)
+
     def same_question(self, question: str) -> StoredAnswer | None:
         if not self.everything():
             return None  # no stored answers: the model is never loaded

@@ -63,6 +63,10 @@ class SavedLookup(Protocol):
         """All stored answers (for the same question asked in other words or languages)."""
         ...
 
+    def note_use(self, answer: StoredAnswer) -> None:
+        """The answer filled a field of this plan."""
+        ...
+
 
 @dataclass(frozen=True)
 class Missing:

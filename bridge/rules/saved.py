@@ -120,6 +120,7 @@ def own_answer(field: FormField, ft: FieldText, page: Page) -> Answer | None:
         return None
     for stored in page.saved.everything():
         if not stored.self_id and fold(stored.question) == ft.question:
+            page.saved.note_use(stored)
             return Answer("text", stored.value, source=Source.SAVED_ANSWER, confidence=0.95,
                           review=True, note=_said(stored.question))
     return None
