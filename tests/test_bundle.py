@@ -90,6 +90,10 @@ def test_size_and_contents() -> None:
     assert (program / "_internal" / "litellm" / "model_prices_and_context_window_backup.json"
             ).is_file() and tokenizers.is_dir()
     assert not (program / "_internal" / "playwright").exists()
+    # The saved-answer embeddings read wordllama's weights from the build, never the network.
+    wordllama = program / "_internal" / "wordllama"
+    assert (wordllama / "weights" / "l2_supercat_256.safetensors").is_file()
+    assert (wordllama / "tokenizers" / "l2_supercat_tokenizer_config.json").is_file()
     assert int(str(info["unpacked_bytes"])) > 0
     debs = artifacts(".deb")
     if debs:
