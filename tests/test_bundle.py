@@ -187,6 +187,33 @@ def test_a_model_backed_fill_through_the_bundled_host(desktop: Desktop, llm_serv
     assert decisions["f2"]["value"] == "Kafka" and decisions["f2"]["source"] == "llm", decisions
 
 
+def test_saved_answers_are_found_offline_by_the_bundled_host(desktop: Desktop,
+                                                            tmp_path: Path) -> None:
+    """The embedding search (wordllama's weights, sqlite-vec) runs from the build alone."""
+    from tests.bridge_process import BridgeProcess
+
+    home = tmp_path / "data"
+    home.mkdir()
+    (home / "config.toml").write_text(f'profile = "{SAMPLE_PROFILE}"\n')
+    env = {**desktop.env, "RELAY_HOME": str(home), "HF_HUB_OFFLINE": "1"}
+    bridge = BridgeProcess.command(
+        [str(desktop.program), "chrome-extension://oohbnckbgppopfjgnninihfpgibipmeo/"], env=env)
+    assert bridge.request("hello", {"protocol": "1.0"})["ok"]
+    saved = bridge.request("answer.save", {
+        "question": {"label": "Have you ever been convicted of a felony?", "widget": "text"},
+        "value": "No"}, rid="save-1")
+    assert saved["ok"], saved
+    fields = [{"id": "f1", "widget": "text", "name": "q1",
+               "label": "Have you been convicted of a felony?"}]
+    reply = bridge.request("fill.plan", {"url": "https://jobs.example.com/apply",
+                                         "frames": [{"fields": fields}]}, rid="plan-1")
+    bridge.close()
+    assert reply["ok"], reply
+    decision = reply["result"]["decisions"][0]
+    assert decision["source"] == "saved_answer" and decision["value"] == "No", decision
+    assert "Your saved answer to “Have you ever been convicted of a felony?”" in decision["reason"]
+
+
 def test_uninstall_leaves_nothing_behind(desktop: Desktop) -> None:
     uninstall = desktop.home / ".local/lib/relay/uninstall.sh"
     done = desktop.run(str(uninstall), "--delete-data")
