@@ -9,6 +9,9 @@ from bridge.learn.models import AnswerSave
 from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
 
+# The payload's model, for the HTTP API's OpenAPI document.
+PAYLOAD_MODEL = AnswerSave
+
 
 def parse(payload: dict[str, Any]) -> AnswerSave:
     return validate_payload(AnswerSave, payload)

@@ -9,6 +9,9 @@ from bridge.learn.models import AnswerRef
 from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
 
+# The payload's model, for the HTTP API's OpenAPI document.
+PAYLOAD_MODEL = AnswerRef
+
 
 def parse(payload: dict[str, Any]) -> AnswerRef:
     return validate_payload(AnswerRef, payload)

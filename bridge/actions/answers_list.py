@@ -9,6 +9,9 @@ from bridge.learn.models import AnswersList
 from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
 
+# The payload's model, for the HTTP API's OpenAPI document.
+PAYLOAD_MODEL = AnswersList
+
 
 def parse(payload: dict[str, Any]) -> AnswersList:
     return validate_payload(AnswersList, payload)

@@ -9,6 +9,9 @@ from bridge.learn.models import AnswerUpdate
 from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
 
+# The payload's model, for the HTTP API's OpenAPI document.
+PAYLOAD_MODEL = AnswerUpdate
+
 
 def parse(payload: dict[str, Any]) -> AnswerUpdate:
     return validate_payload(AnswerUpdate, payload)

@@ -9,6 +9,9 @@ from bridge.learn.models import ApplicationRef
 from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
 
+# The payload's model, for the HTTP API's OpenAPI document.
+PAYLOAD_MODEL = ApplicationRef
+
 
 def parse(payload: dict[str, Any]) -> ApplicationRef:
     return validate_payload(ApplicationRef, payload)

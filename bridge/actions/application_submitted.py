@@ -11,6 +11,9 @@ from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
 from bridge.store import Store
 
+# The payload's model, for the HTTP API's OpenAPI document.
+PAYLOAD_MODEL = ApplicationSubmitted
+
 
 def parse(payload: dict[str, Any]) -> ApplicationSubmitted:
     return validate_payload(ApplicationSubmitted, payload)

@@ -9,6 +9,9 @@ from bridge.learn.models import ApplicationUpdate
 from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
 
+# The payload's model, for the HTTP API's OpenAPI document.
+PAYLOAD_MODEL = ApplicationUpdate
+
 
 def parse(payload: dict[str, Any]) -> ApplicationUpdate:
     return validate_payload(ApplicationUpdate, payload)

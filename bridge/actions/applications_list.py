@@ -9,6 +9,9 @@ from bridge.learn.models import ApplicationsList
 from bridge.protocol.envelopes import Request
 from bridge.runtime import Runtime
 
+# The payload's model, for the HTTP API's OpenAPI document.
+PAYLOAD_MODEL = ApplicationsList
+
 
 def parse(payload: dict[str, Any]) -> ApplicationsList:
     return validate_payload(ApplicationsList, payload)
