@@ -26,6 +26,7 @@ from bridge.protocol.errors import ErrorCode, RelayError
 
 if TYPE_CHECKING:
     from bridge.forms import AckRequest, ApplyReport, BlockedReport, FieldDecision, FillRequest
+    from bridge.learn.models import AnswerSave, ApplicationSubmitted
     from bridge.llm import EscalationResult
     from bridge.profile import LoadedProfile
     from bridge.store import Store
@@ -120,6 +121,8 @@ class Runtime:
     def capabilities(self) -> list[str]:
         return [
             "fill.plan", "fill.applied", "fill.ack", "fill.blocked", "chunked-replies", "replay",
+            "answer.save", "application.submitted", "applications.list", "application.get",
+            "application.update", "answers.list", "answers.update", "answers.delete",
         ]
 
     # -- background work ----------------------------------------------------------------------
@@ -154,6 +157,13 @@ class Runtime:
             warm_late()  # what only some Fills need (name parsing), after what every Fill needs
         except Exception as exc:
             log.debug("late warm-up skipped: %s", exc)
+        try:
+            from bridge.learn.lookup import index_answers
+
+            if self.store().saved_answers(limit=1):
+                index_answers(self.store())  # loads the embedding model the search needs
+        except Exception as exc:
+            log.debug("saved-answer warm-up skipped: %s", exc)
 
     def replay_pending(self) -> int:
         """After a (re)connect: send again every delivery the extension never acknowledged."""
@@ -194,10 +204,14 @@ class Runtime:
         started = time.perf_counter()
         loaded, profile_name = self.profile()
         from bridge.forms import Action, FillPlan
+        from bridge.learn.lookup import StoreLookup
         from bridge.rules.engine import decide, detect_ats
         from bridge.rules.explain import plain_reason
 
-        decisions = decide(request, loaded)
+        saved = StoreLookup(store)
+        decisions = decide(request, loaded, saved)
+        if saved.used:
+            store.mark_answers_used(saved.used)
         if request.continues:
             # A later round: the whole snapshot gave the context, only the fields it names are
             # decided (fields revealed or changed by what the earlier rounds applied).
@@ -318,6 +332,69 @@ class Runtime:
             error="" if error is None else f"{error.code.value}: {error.message}",
             started_at=started,
         )
+
+    # -- the person's applications and saved answers ------------------------------------------
+
+    def save_answer(self, payload: AnswerSave) -> dict[str, Any]:
+        """"Save this answer" on a field: stored at once, replacing an earlier answer to it."""
+        from bridge.learn.learning import answer_key, is_self_id
+        from bridge.rules.lang import guess_lang
+
+        q = payload.question
+        self_id = payload.self_id or is_self_id(q.label, q.section, q.widget, q.options)
+        answer_id, replaced = self.store().save_answer(
+            qkey=answer_key(q.label, q.section, q.options), question=q.label.strip(),
+            section=q.section, options=q.options, widget=q.widget,
+            lang=q.lang or guess_lang(q.label), value=payload.value, values=payload.values,
+            origin="saved", self_id=self_id,
+        )
+        self._index()
+        return {"answer_id": answer_id, "replaced": replaced}
+
+    def application_submitted(
+        self, payload: ApplicationSubmitted, request_key: str
+    ) -> dict[str, Any]:
+        """The person's own Submit, seen by the extension: record it and learn from it (once per
+        request: a retry gets the first answer)."""
+        from bridge.learn.learning import learned
+
+        result = self.store().record_application(request_key, payload, learned(payload))
+        if result["answers_saved"]:
+            self._index()
+        log.info("application %s recorded: %s answers saved", result["application_id"],
+                 result["answers_saved"])
+        return result
+
+    def applications(self, include_unsubmitted: bool, limit: int) -> list[dict[str, Any]]:
+        from bridge.learn.history import applications_listing
+
+        return applications_listing(self.store(), include_unsubmitted, limit)
+
+    def application(self, application_id: int) -> dict[str, Any]:
+        return self.store().application(application_id)
+
+    def update_application(
+        self, application_id: int, status: str | None, notes: str | None
+    ) -> dict[str, Any]:
+        return self.store().update_application(application_id, status, notes)
+
+    def saved_answers(self, text: str, limit: int) -> list[dict[str, Any]]:
+        return self.store().saved_answers(text, limit)
+
+    def update_saved_answer(self, answer_id: int, value: str) -> dict[str, Any]:
+        return self.store().update_saved_answer(answer_id, value)
+
+    def delete_saved_answer(self, answer_id: int) -> bool:
+        return self.store().delete_saved_answer(answer_id)
+
+    def _index(self) -> None:
+        """Embed new saved questions now, so the next Fill does not wait for it."""
+        from bridge.learn.lookup import index_answers
+
+        try:
+            index_answers(self.store())
+        except Exception as exc:  # the next Fill's search embeds what is missing
+            log.warning("saved answers not indexed yet: %s", exc)
 
     def _attach_document(self, decision: FieldDecision, loaded: LoadedProfile) -> None:
         from bridge.forms import Action

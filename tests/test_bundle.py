@@ -90,6 +90,10 @@ def test_size_and_contents() -> None:
     assert (program / "_internal" / "litellm" / "model_prices_and_context_window_backup.json"
             ).is_file() and tokenizers.is_dir()
     assert not (program / "_internal" / "playwright").exists()
+    # The saved-answer embeddings read wordllama's weights from the build, never the network.
+    wordllama = program / "_internal" / "wordllama"
+    assert (wordllama / "weights" / "l2_supercat_256.safetensors").is_file()
+    assert (wordllama / "tokenizers" / "l2_supercat_tokenizer_config.json").is_file()
     assert int(str(info["unpacked_bytes"])) > 0
     debs = artifacts(".deb")
     if debs:
@@ -181,6 +185,33 @@ def test_a_model_backed_fill_through_the_bundled_host(desktop: Desktop, llm_serv
     decisions = {d["field_id"]: d for d in plan["decisions"]}
     assert decisions["f1"]["value"] == "ada.lovelace@example.com"
     assert decisions["f2"]["value"] == "Kafka" and decisions["f2"]["source"] == "llm", decisions
+
+
+def test_saved_answers_are_found_offline_by_the_bundled_host(desktop: Desktop,
+                                                            tmp_path: Path) -> None:
+    """The embedding search (wordllama's weights, sqlite-vec) runs from the build alone."""
+    from tests.bridge_process import BridgeProcess
+
+    home = tmp_path / "data"
+    home.mkdir()
+    (home / "config.toml").write_text(f'profile = "{SAMPLE_PROFILE}"\n')
+    env = {**desktop.env, "RELAY_HOME": str(home), "HF_HUB_OFFLINE": "1"}
+    bridge = BridgeProcess.command(
+        [str(desktop.program), "chrome-extension://oohbnckbgppopfjgnninihfpgibipmeo/"], env=env)
+    assert bridge.request("hello", {"protocol": "1.0"})["ok"]
+    saved = bridge.request("answer.save", {
+        "question": {"label": "Have you ever been convicted of a felony?", "widget": "text"},
+        "value": "No"}, rid="save-1")
+    assert saved["ok"], saved
+    fields = [{"id": "f1", "widget": "text", "name": "q1",
+               "label": "Have you been convicted of a felony?"}]
+    reply = bridge.request("fill.plan", {"url": "https://jobs.example.com/apply",
+                                         "frames": [{"fields": fields}]}, rid="plan-1")
+    bridge.close()
+    assert reply["ok"], reply
+    decision = reply["result"]["decisions"][0]
+    assert decision["source"] == "saved_answer" and decision["value"] == "No", decision
+    assert "Your saved answer to “Have you ever been convicted of a felony?”" in decision["reason"]
 
 
 def test_uninstall_leaves_nothing_behind(desktop: Desktop) -> None:

@@ -27,6 +27,14 @@ ACTIONS: dict[str, str] = {
     "answer.draft": "bridge.actions.answer_draft",
     "profile.summary": "bridge.actions.profile_summary",
     "cost.summary": "bridge.actions.cost_summary",
+    "answer.save": "bridge.actions.answer_save",
+    "application.submitted": "bridge.actions.application_submitted",
+    "applications.list": "bridge.actions.applications_list",
+    "application.get": "bridge.actions.application_get",
+    "application.update": "bridge.actions.application_update",
+    "answers.list": "bridge.actions.answers_list",
+    "answers.update": "bridge.actions.answers_update",
+    "answers.delete": "bridge.actions.answers_delete",
 }
 
 

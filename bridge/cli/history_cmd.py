@@ -33,12 +33,20 @@ TABLE_WORDS = {
     "answer_cache": ("cached model answer", "cached model answers"),
     "audit": ("audit entry", "audit entries"),
     "ledger": ("cost ledger row", "cost ledger rows"),
+    "applications": ("application", "applications"),
+    "application_fields": ("application field", "application fields"),
+    "saved_answers": ("saved answer", "saved answers"),
 }
 
 
 def register(subparsers: Any) -> None:
-    history = subparsers.add_parser("history", help="list past fills (runs) and their fields")
-    history.add_argument("--run", metavar="ID", help="only this run")
+    history = subparsers.add_parser(
+        "history", help="your applications, newest first, then fills never submitted",
+        description="The applications Relay saw you submit (company, job title, status), newest "
+                    "first; then, apart, the fills you never submitted.")
+    history.add_argument("--run", metavar="ID", help="only this run, with its fields")
+    history.add_argument("--application", metavar="ID", type=int,
+                         help="only this application, with every field and who set it")
     history.add_argument("--json", action="store_true", help="print JSON (stable shape)")
     history.set_defaults(func=run_history)
 
@@ -105,16 +113,29 @@ def _short_time(stamp: str | None) -> str:
 
 
 def run_history(args: argparse.Namespace) -> int:
+    if args.application is not None:
+        return _one_application(args)
     try:
         with _open() as store:
             runs = store.history(args.run)
+            applications = [] if args.run else store.applications(1000)
+            submitted = store.submitted_runs()
     except RelayError as exc:
         return _fail(exc.message)
     if args.json:
-        _print_json({"version": JSON_VERSION, "runs": runs})
+        # Stable: "runs" as before (each now says whether it was submitted), "applications" added.
+        for run in runs:
+            run["submitted"] = run["run_id"] in submitted
+        _print_json({"version": JSON_VERSION, "runs": runs, "applications": applications})
         return 0
+    if not args.run:
+        _print_applications(applications)
+        runs = [run for run in runs if run["run_id"] not in submitted]
+        if runs:
+            print("\nFills never submitted:")
     if not runs:
-        print("No runs yet.")
+        if args.run or not applications:
+            print("No fills yet.")
         return 0
     for run in runs:
         counts = run["counts"]
@@ -125,7 +146,8 @@ def run_history(args: argparse.Namespace) -> int:
         print(
             f"    {counts['decisions']} fields: {counts['fill']} filled, {counts['flag']} flagged,"
             f" {counts['leave']} left, {counts['never']} never, {counts['keep']} kept;"
-            f" {counts['applied']} applied on the page; cost {run['cost_cents']} cents"
+            f" Relay applied values to {counts['applied']} on the page;"
+            f" cost {run['cost_cents']} cents"
         )
         print(f"    values from: {sources_line(counts)}")
         if args.run:
@@ -137,6 +159,39 @@ def run_history(args: argparse.Namespace) -> int:
                     f"      {item['frame']}/{item['field_id']:<6} {item['status']:<5} {key:<28}"
                     f" {item['outcome'] or '-':<10} {shown}"
                 )
+    return 0
+
+
+def _print_applications(applications: list[dict[str, Any]]) -> None:
+    if not applications:
+        print("No applications recorded yet: Relay records one when you press Submit yourself.")
+        return
+    print("Your applications (newest first):")
+    for app in applications:
+        who = " — ".join(x for x in (app["company"], app["job_title"]) if x) or (
+            app["page_title"] or app["url"])
+        print(f"  #{app['application_id']:<4} {_short_time(app['submitted_at'])}  "
+              f"{app['status']:<12} {who}")
+
+
+def _one_application(args: argparse.Namespace) -> int:
+    try:
+        with _open() as store:
+            app = store.application(args.application)
+    except RelayError as exc:
+        return _fail(exc.message)
+    if args.json:
+        _print_json({"version": JSON_VERSION, "application": app})
+        return 0
+    print(f"#{app['application_id']}  {app['company']} — {app['job_title']}  ({app['status']})")
+    print(f"    {app['url']}  submitted {_short_time(app['submitted_at'])}")
+    if app["files"]:
+        print(f"    files: {', '.join(app['files'])}")
+    words = {"rules": "Relay (your profile)", "saved_answer": "Relay (a saved answer)",
+             "model": "Relay (the model)", "person": "you", "page": "the page",
+             "default": "Relay (a default)"}
+    for f in app["fields"]:
+        print(f"      {f['label'][:40]:<40} {words.get(f['set_by'], f['set_by']):<22} {f['value']}")
     return 0
 
 

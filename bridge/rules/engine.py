@@ -24,12 +24,12 @@ from bridge.rules.answers import resolve
 from bridge.rules.classify import classify, never_reason
 from bridge.rules.clusters import outside_application, site_search
 from bridge.rules.features import CHOICE_WIDGETS, TEXT_WIDGETS, FieldText, field_text
-from bridge.rules.model import Answer, Classified, Missing, Page
+from bridge.rules.model import Answer, Classified, Missing, Page, SavedLookup
 from bridge.rules.options import is_address_supplement, is_placeholder
 from bridge.rules.pagekind import is_application
 from bridge.rules.questions import job_country
 from bridge.rules.render import render
-from bridge.rules.saved import saved_answer
+from bridge.rules.saved import own_answer, saved_answer
 from bridge.rules.text import fold
 
 REPEATED = ("work.", "edu.")
@@ -54,8 +54,10 @@ def detect_ats(request: FillRequest) -> str:
     return active[0].name if active else ""
 
 
-def decide(request: FillRequest, profile: LoadedProfile) -> list[FieldDecision]:
-    page = Page(url=request.url, title=request.title, job_text=request.job_text)
+def decide(
+    request: FillRequest, profile: LoadedProfile, saved: SavedLookup | None = None
+) -> list[FieldDecision]:
+    page = Page(url=request.url, title=request.title, job_text=request.job_text, saved=saved)
     page.lang = _page_lang(request)
 
     # First pass: what every field asks, so siblings can shape each other (phone country code
@@ -340,7 +342,7 @@ def _decide_one(
         d.reason = "leave: disabled or read-only"
         return d
     if cls is None or cls.confidence < FLAG_BAR:
-        saved = saved_answer(field, ft, profile)
+        saved = saved_answer(field, ft, profile, page)
         if saved is not None:
             return _apply(d, field, ft, Classified("saved", 0.8, "saved-answer"), saved, page)
         if cls is not None:
@@ -349,9 +351,13 @@ def _decide_one(
             return d
         d.reason = "unknown"
         return d
+    corrected = own_answer(field, ft, page)
+    if corrected is not None:
+        # The person answered this very question themselves: their word over the profile's.
+        return _apply(d, field, ft, cls, corrected, page)
     result = resolve(cls.key, field, ft, page, profile)
     if isinstance(result, Missing):
-        saved = saved_answer(field, ft, profile)
+        saved = saved_answer(field, ft, profile, page)
         if saved is not None:
             return _apply(d, field, ft, cls, saved, page)
         d.key, d.confidence = cls.key, round(cls.confidence, 3)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Protocol
 
 from bridge.forms import FileRef, Source
 
@@ -45,6 +46,32 @@ class Answer:
 
 
 @dataclass(frozen=True)
+class StoredAnswer:
+    """One of the person's stored answers, as the engine sees it."""
+
+    answer_id: int
+    question: str
+    value: str
+    self_id: bool = False
+
+
+class SavedLookup(Protocol):
+    """The person's stored answers (the store's, behind an embedding search)."""
+
+    def same_question(self, question: str) -> StoredAnswer | None:
+        """The stored answer to a question that means the same, else None."""
+        ...
+
+    def everything(self) -> list[StoredAnswer]:
+        """All stored answers (for the same question asked in other words or languages)."""
+        ...
+
+    def note_use(self, answer: StoredAnswer) -> None:
+        """The answer filled a field of this plan."""
+        ...
+
+
+@dataclass(frozen=True)
 class Missing:
     """The profile cannot answer (or the question cannot be told apart): leave it."""
 
@@ -71,3 +98,5 @@ class Page:
     phone_code_values: dict[str, str] = field(default_factory=dict)
     # The frame's dial-code picker is part of the number box (intl-tel-input): type the full number.
     phone_code_inline: dict[str, bool] = field(default_factory=dict)
+    # The person's stored answers (bridge/learn/lookup.py); None: only the profile's.
+    saved: SavedLookup | None = None

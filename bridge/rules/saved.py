@@ -1,4 +1,9 @@
-"""Saved answers: what the person wrote before for the same or a similar question."""
+"""Saved answers: what the person wrote before for the same or a similar question.
+
+Two kinds: those in the profile's `application.answers`, and those Relay stored from the
+person's own applications and "save this answer" (found through `Page.saved`, an embedding
+search in the store; see bridge/learn/similar.py). A stored answer to the same question wins:
+it is the person's latest word."""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from bridge.rules.data import load_toml
 from bridge.rules.features import FieldText
 from bridge.rules.lang import guess_lang
 from bridge.rules.memo import text_cache
-from bridge.rules.model import Answer
+from bridge.rules.model import Answer, Page
 from bridge.rules.text import fold
 
 SIMILAR = 88.0
@@ -75,19 +80,62 @@ def intent_of(folded_question: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def _saved(lp: LoadedProfile) -> list[tuple[str, str, str]]:
-    """(folded question, answer, question as written) of every usable saved answer."""
-    return [
-        (q, item.answer, item.question)
-        for item in lp.profile.application.answers
-        if (q := fold(item.question)) and item.answer.strip()
-    ]
+def _saved(lp: LoadedProfile, page: Page | None) -> list[tuple[str, str, str]]:
+    """(folded question, answer, question as written) of every usable saved answer: the stored
+    ones first (they win a tie), then the profile's."""
+    stored = page.saved.everything() if page is not None and page.saved is not None else []
+    pairs = [(a.question, a.value) for a in stored if not a.self_id]
+    pairs += [(item.question, item.answer) for item in lp.profile.application.answers]
+    out: dict[str, tuple[str, str, str]] = {}
+    for written, answer in pairs:
+        q = fold(written)
+        if q and answer.strip() and q not in out:  # the same question: the stored answer wins
+            out[q] = (q, answer, written)
+    return list(out.values())
 
 
-def saved_answer(field: FormField, ft: FieldText, lp: LoadedProfile) -> Answer | None:
+def _said(written: str) -> str:
+    return f"Your saved answer to “{written}”"
+
+
+def _stored_answer(ft: FieldText, page: Page | None) -> Answer | None:
+    """The stored answer whose question means the same (embedding search, checked by the rules)."""
+    if page is None or page.saved is None:
+        return None
+    found = page.saved.same_question(ft.raw_question)
+    if found is None:
+        return None
+    return Answer(
+        "text",
+        found.value,
+        source=Source.SAVED_ANSWER,
+        confidence=0.9,
+        review=True,
+        note=_said(found.question),
+    )
+
+
+def own_answer(field: FormField, ft: FieldText, page: Page) -> Answer | None:
+    """The person's stored answer to this very question (the same words), if any."""
+    if page.saved is None or field.widget not in _OK_WIDGETS or len(ft.question.split()) < 3:
+        return None
+    for stored in page.saved.everything():
+        if not stored.self_id and fold(stored.question) == ft.question:
+            page.saved.note_use(stored)
+            return Answer("text", stored.value, source=Source.SAVED_ANSWER, confidence=0.95,
+                          review=True, note=_said(stored.question))
+    return None
+
+
+def saved_answer(
+    field: FormField, ft: FieldText, lp: LoadedProfile, page: Page | None = None
+) -> Answer | None:
     if field.widget not in _OK_WIDGETS or not ft.question or len(ft.question.split()) < 3:
         return None
-    items = _saved(lp)
+    stored = _stored_answer(ft, page)
+    if stored is not None:
+        return stored
+    items = _saved(lp, page)
     if not items:
         return None
     best: tuple[float, str, str] | None = None
@@ -102,7 +150,7 @@ def saved_answer(field: FormField, ft: FieldText, lp: LoadedProfile) -> Answer |
             source=Source.SAVED_ANSWER,
             confidence=0.9,
             review=True,
-            note=f'saved answer to "{best[2]}" ({best[0]:.0f}% similar)',
+            note=f"{_said(best[2])} ({best[0]:.0f}% alike)",
         )
     return _same_intent(field, ft, items)
 
@@ -121,8 +169,8 @@ def _same_intent(
         return None  # none, or several saved answers that would each fit: the person chooses
     answer, written = same[0]
     asked_in, written_in = guess_lang(ft.raw_question), guess_lang(written)
-    note = f'saved answer to "{written}" (same question'
-    note += f", asked in {asked_in}, written in {written_in})" if asked_in != written_in else ")"
+    note = f"{_said(written)} (the same question"
+    note += f", asked in {asked_in}, saved in {written_in})" if asked_in != written_in else ")"
     return Answer(
         "text",
         answer,

@@ -31,6 +31,17 @@ def _checkpoint(conn: apsw.Connection) -> None:
         pass  # a reader holds the WAL; SQLite reuses it, and secure_delete already overwrote
 
 
+def _forget_applications(conn: apsw.Connection, where: str, params: tuple[str, ...]) -> int:
+    """The applications a forgotten run (or every run) led to, with their fields. The saved
+    answers they taught stay (the person manages those with `relay answers`), unlinked."""
+    ids = [int(r[0]) for r in conn.execute(f"SELECT id FROM applications {where}", params)]
+    for app_id in ids:
+        conn.execute("UPDATE saved_answers SET application_id = NULL WHERE application_id = ?",
+                     (app_id,))
+        conn.execute("DELETE FROM applications WHERE id = ?", (app_id,))
+    return len(ids)
+
+
 def forget_run(conn: apsw.Connection, run_id: str) -> dict[str, int]:
     """Delete one run and everything about it; returns rows deleted per table."""
     counts: dict[str, int] = {}
@@ -44,6 +55,7 @@ def forget_run(conn: apsw.Connection, run_id: str) -> dict[str, int]:
             )
             conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (run_id,))
         conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+        counts["applications"] = _forget_applications(conn, "WHERE run_id = ?", (run_id,))
         counts["blobs"] = blobs.prune(conn)
         conn.execute("DELETE FROM forget_guard")
     _checkpoint(conn)
@@ -51,8 +63,9 @@ def forget_run(conn: apsw.Connection, run_id: str) -> dict[str, int]:
 
 
 def forget_all(conn: apsw.Connection) -> dict[str, int]:
-    """Delete every run, request, cached text and model answer, audit entry and ledger row.
-    Profiles and settings stay: they are the person's setup, not history."""
+    """Delete every run, application, request, cached text and model answer, audit entry and
+    ledger row. Profiles, settings and saved answers stay: they are the person's setup, not
+    history."""
     counts: dict[str, int] = {}
     with transaction(conn):
         conn.execute("INSERT INTO forget_guard(held) VALUES (1)")
@@ -61,6 +74,7 @@ def forget_all(conn: apsw.Connection) -> dict[str, int]:
             counts[table] = int(scalar(conn, f"SELECT count(*) FROM {table}"))
             conn.execute(f"DELETE FROM {table}")
         conn.execute("DELETE FROM runs")
+        counts["applications"] = _forget_applications(conn, "", ())
         counts["blobs"] = blobs.prune(conn)
         counts["answer_cache"] = int(scalar(conn, "SELECT count(*) FROM answer_cache"))
         conn.execute("DELETE FROM answer_cache")

@@ -175,8 +175,72 @@ WHEN NOT EXISTS (SELECT 1 FROM forget_guard)
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 """
 
+# The person's own applications (recorded when Relay saw them press Submit) and the answers they
+# gave, kept to answer the same question next time.
+V2 = """
+CREATE TABLE applications(
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id TEXT NOT NULL DEFAULT '',     -- plain text: the run may be forgotten, the application not
+  url TEXT NOT NULL,
+  page_title TEXT NOT NULL DEFAULT '',
+  company TEXT NOT NULL DEFAULT '',
+  job_title TEXT NOT NULL DEFAULT '',
+  ats TEXT NOT NULL DEFAULT '',
+  how TEXT NOT NULL CHECK (how IN ('submit_event', 'submit_click', 'confirmation')),
+  files TEXT NOT NULL DEFAULT '[]',    -- JSON list of attached file names
+  status TEXT NOT NULL DEFAULT 'submitted' CHECK (status IN
+    ('submitted', 'interviewing', 'offer', 'rejected', 'withdrawn')),
+  notes TEXT NOT NULL DEFAULT '',
+  submitted_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX applications_submitted ON applications(submitted_at, id);
+
+CREATE TABLE application_fields(
+  application_id INTEGER NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  field_id TEXT NOT NULL,
+  label TEXT NOT NULL,
+  section TEXT NOT NULL DEFAULT '',
+  options TEXT NOT NULL DEFAULT '[]',  -- JSON list
+  widget TEXT NOT NULL,
+  value TEXT NOT NULL,
+  set_by TEXT NOT NULL CHECK (set_by IN
+    ('rules', 'saved_answer', 'model', 'person', 'page', 'default')),
+  relay_value TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (application_id, seq)
+) STRICT;
+
+CREATE TABLE saved_answers(
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  qkey TEXT NOT NULL UNIQUE,           -- folded label | section | options: one answer per question
+  question TEXT NOT NULL,
+  section TEXT NOT NULL DEFAULT '',
+  options TEXT NOT NULL DEFAULT '[]',  -- JSON list
+  widget TEXT NOT NULL DEFAULT '',
+  lang TEXT NOT NULL DEFAULT '',
+  value TEXT NOT NULL,
+  answer_values TEXT NOT NULL DEFAULT '[]',  -- JSON list, for multiple choice
+  origin TEXT NOT NULL CHECK (origin IN ('saved', 'submitted', 'edited')),
+  application_id INTEGER,
+  self_id INTEGER NOT NULL DEFAULT 0 CHECK (self_id IN (0, 1)),
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  used_at TEXT,
+  used_count INTEGER NOT NULL DEFAULT 0
+) STRICT;
+
+-- The question's embedding, for sqlite-vec's search. Derived data: not exported, rebuilt when
+-- missing or made by another model.
+CREATE TABLE saved_answer_vectors(
+  answer_id INTEGER PRIMARY KEY REFERENCES saved_answers(id) ON DELETE CASCADE,
+  model TEXT NOT NULL,
+  embedding BLOB NOT NULL
+) STRICT;
+"""
+
 # (version, SQL). Version N's SQL takes a version N-1 database to version N.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, V1),)
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, V1), (2, V2))
 LATEST = MIGRATIONS[-1][0]
 
 # Tables in dependency order (parents first): export writes them, import reads them in this order.
@@ -194,4 +258,7 @@ TABLES: tuple[str, ...] = (
     "answer_cache",
     "audit",
     "ledger",
+    "applications",
+    "application_fields",
+    "saved_answers",
 )

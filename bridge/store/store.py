@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 import apsw
 from pydantic import BaseModel
@@ -20,6 +20,7 @@ from bridge.paths import private_dir, relay_home
 from bridge.profile import LoadedProfile
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.store import (
+    applications,
     audit,
     crypto,
     exchange,
@@ -30,10 +31,15 @@ from bridge.store import (
     outbox,
     profiles,
     runs,
+    saved_answers,
     texts,
 )
 from bridge.store.db import DB_FILENAME, guarded, load_vec, open_db, scalar, transaction
 from bridge.store.outbox import Delivery
+
+if TYPE_CHECKING:
+    from bridge.learn.learning import Learned
+    from bridge.learn.models import ApplicationSubmitted
 from bridge.store.util import dumps, new_run_id, request_key
 
 P = ParamSpec("P")
@@ -66,6 +72,7 @@ class Store:
         self.path = path
         self._lock = threading.RLock()
         self._cipher: crypto.Cipher | None = None
+        self._vec_loaded = False
 
     @classmethod
     def open(cls, home: Path | None = None) -> Store:
@@ -363,6 +370,114 @@ class Store:
         if run_id is not None:
             runs.require(self.conn, run_id)
         return runs.history(self.conn, cipher, run_id)
+
+    # -- the person's applications and saved answers ---------------------------------------
+
+    @_locked
+    def record_application(
+        self, request_id: str, sub: ApplicationSubmitted, learned: list[Learned], *,
+        actor: str = "extension",
+    ) -> dict[str, Any]:
+        """The person's own Submit: the application, its fields, the answers it teaches, the
+        run marked submitted and an audit entry, in one transaction, once per request id.
+        Returns `{"application_id", "answers_saved"}`."""
+        cipher = self._current_cipher()
+        with transaction(self.conn):
+            first = idempotency.answered(self.conn, request_id, cipher)
+            if first is not None:
+                return first
+            ats = sub.ats
+            known_run = bool(sub.run_id) and runs.exists(self.conn, sub.run_id)
+            if known_run and not ats:
+                ats = str(scalar(self.conn, "SELECT ats FROM runs WHERE id = ?", (sub.run_id,)))
+            app_id = applications.insert(self.conn, sub, ats)
+            saved = [
+                saved_answers.put(
+                    self.conn, qkey=item.qkey, question=item.question, section=item.section,
+                    options=item.options, widget=item.widget, lang=item.lang, value=item.value,
+                    values=[], origin=item.origin, self_id=item.self_id, application_id=app_id,
+                )[0]
+                for item in learned
+            ]
+            if known_run:
+                runs.set_status(self.conn, sub.run_id, "submitted", "")
+            audit.append(
+                self.conn, actor=actor, action="application.submitted",
+                run_id=sub.run_id or None,
+                payload={"application_id": app_id, "how": sub.how.value, "ats": ats,
+                         "fields": len(sub.fields), "answers_saved": len(saved)},
+            )
+            result = {"application_id": app_id, "answers_saved": len(saved)}
+            idempotency.remember(self.conn, request_id, "application.submitted",
+                                 sub.run_id if known_run else None, result, cipher)
+        return result
+
+    @_locked
+    def applications(self, limit: int = 100) -> list[dict[str, Any]]:
+        return applications.listing(self.conn, limit)
+
+    @_locked
+    def application(self, application_id: int) -> dict[str, Any]:
+        return applications.get(self.conn, application_id)
+
+    @_locked
+    def update_application(
+        self, application_id: int, status: str | None, notes: str | None
+    ) -> dict[str, Any]:
+        with transaction(self.conn):
+            return applications.update(self.conn, application_id, status, notes)
+
+    @_locked
+    def submitted_runs(self) -> set[str]:
+        return applications.submitted_runs(self.conn)
+
+    @_locked
+    def save_answer(self, /, **fields: Any) -> tuple[int, bool]:
+        """Insert or replace the saved answer to a question (see saved_answers.put)."""
+        with transaction(self.conn):
+            return saved_answers.put(self.conn, **fields)
+
+    @_locked
+    def saved_answers(self, text: str = "", limit: int = 100) -> list[dict[str, Any]]:
+        return saved_answers.listing(self.conn, text, limit)
+
+    @_locked
+    def saved_answer(self, answer_id: int) -> dict[str, Any]:
+        return saved_answers.get(self.conn, answer_id)
+
+    @_locked
+    def update_saved_answer(self, answer_id: int, value: str) -> dict[str, Any]:
+        with transaction(self.conn):
+            return saved_answers.update_value(self.conn, answer_id, value)
+
+    @_locked
+    def delete_saved_answer(self, answer_id: int) -> bool:
+        with transaction(self.conn):
+            return saved_answers.delete(self.conn, answer_id)
+
+    @_locked
+    def mark_answers_used(self, answer_ids: list[int]) -> None:
+        with transaction(self.conn):
+            saved_answers.mark_used(self.conn, answer_ids)
+
+    @_locked
+    def answers_without_vector(self, model: str) -> list[tuple[int, str]]:
+        return saved_answers.without_vector(self.conn, model)
+
+    @_locked
+    def put_answer_vectors(self, model: str, vectors: list[tuple[int, bytes]]) -> None:
+        with transaction(self.conn):
+            for answer_id, embedding in vectors:
+                saved_answers.put_vector(self.conn, answer_id, model, embedding)
+
+    @_locked
+    def nearest_answers(
+        self, embedding: bytes, model: str, limit: int = 5
+    ) -> list[tuple[dict[str, Any], float]]:
+        if not self._vec_loaded:
+            load_vec(self.conn)
+            self._vec_loaded = True
+        return saved_answers.nearest(self.conn, embedding, model, limit)
 
     # -- delivery outbox ----------------------------------------------------------------------
 

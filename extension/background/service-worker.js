@@ -131,6 +131,16 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
       () => sendResponse({ ok: false }));
     return true;
   }
+  if (message.relay_bg === "submitted" && tabId !== undefined) {
+    // The person pressed Submit themselves (content/submitted.js saw it): record the application.
+    port.request("application.submitted", message.payload ?? {}).then(
+      (reply) => sendResponse({ ok: true, ...reply }),
+      (err) => {
+        console.info(`Relay: the application was not recorded: ${err?.message ?? err}`);
+        sendResponse({ ok: false });
+      });
+    return true;
+  }
   if (message.relay_bg === "focus" && tabId !== undefined) {
     chrome.tabs.sendMessage(tabId, { relay: "focus", field_id: message.field_id }, { frameId: Number(message.frame) })
       .then(sendResponse, () => sendResponse({ ok: false }));

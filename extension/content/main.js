@@ -12,12 +12,14 @@ import { postingText } from "./posting.js";
 import { makeRoom } from "./room.js";
 import { lastTimings, registry, snapshot, visualTarget } from "./snapshot.js";
 import { armGuard, guardField, guardRootsOf, releaseGuard } from "./submit_guard.js";
+import { rememberDecisions, rememberFields, rememberRun, startSubmitWatch } from "./submitted.js";
 import { watchForNewFields } from "./watch.js";
 
 export function start() {
   startEditTracking();
   startLiveEdits();
   onMarkAction(markAction);
+  startSubmitWatch();
 }
 
 /**
@@ -35,6 +37,7 @@ export async function handleMessage(message) {
       const snap = await snapshot();
       noteFields(snap.fields ?? []);
       rememberSnapshot();
+      rememberFields(snap.fields);
       const reading = performance.now();
       // The posting only, never the form: its text may go to a model (posting.js).
       const jobText = message.want_text ? postingText(message.max_text ?? 20_000) : "";
@@ -52,7 +55,10 @@ export async function handleMessage(message) {
     case "guard": {
       // The submit guard around an apply (submit_guard.js); the worker arms every frame first.
       const runId = String(message.run_id ?? "");
-      if (message.op === "arm") return { ok: true, ...armGuard(runId) };
+      if (message.op === "arm") {
+        rememberRun(runId);
+        return { ok: true, ...armGuard(runId) };
+      }
       if (message.op === "release") {
         const blocked = releaseGuard(runId);
         showPendingMarks();
@@ -113,6 +119,7 @@ async function apply(decisions, more) {
     if (entry) guardRootsOf([entry.el, ...(entry.members ?? [])]);
   }
   const results = await applyDecisions(decisions, { onDecision: guardField });
+  rememberDecisions(decisions, results);
   void watchForNewFields();
   const byId = new Map(results.map((r) => [r.field_id, r]));
   /** @type {{id: string, item: import("./marks.js").MarkItem}[]} */

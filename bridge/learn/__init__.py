@@ -1,0 +1,1 @@
+"""Learning from the person's own applications: saved answers and finding similar questions."""

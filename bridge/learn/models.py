@@ -1,0 +1,110 @@
+"""The request payloads of the learning actions (see docs/protocol.md), validated by pydantic."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SHORT = 500
+LONG = 20_000
+
+
+class SetBy(StrEnum):
+    """Who put a field's final value there."""
+
+    RULES = "rules"
+    SAVED_ANSWER = "saved_answer"
+    MODEL = "model"
+    PERSON = "person"
+    PAGE = "page"
+    DEFAULT = "default"
+
+
+class How(StrEnum):
+    """How the extension saw the person's own Submit."""
+
+    SUBMIT_EVENT = "submit_event"
+    SUBMIT_CLICK = "submit_click"
+    CONFIRMATION = "confirmation"
+
+
+class AppStatus(StrEnum):
+    SUBMITTED = "submitted"
+    INTERVIEWING = "interviewing"
+    OFFER = "offer"
+    REJECTED = "rejected"
+    WITHDRAWN = "withdrawn"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=False)
+
+
+class Question(_Strict):
+    label: str = Field(min_length=1, max_length=SHORT)
+    section: str = Field(default="", max_length=SHORT)
+    options: list[str] = Field(default_factory=list, max_length=500)
+    widget: str = Field(default="", max_length=40)
+    lang: str = Field(default="", max_length=20)
+
+
+class AnswerSave(_Strict):
+    run_id: str = Field(default="", max_length=64)
+    field_id: str = Field(default="", max_length=64)
+    question: Question
+    value: str = Field(max_length=LONG)
+    values: list[str] = Field(default_factory=list, max_length=500)
+    self_id: bool = False
+
+
+class SubmittedField(_Strict):
+    field_id: str = Field(min_length=1, max_length=64)
+    label: str = Field(default="", max_length=SHORT)
+    section: str = Field(default="", max_length=SHORT)
+    options: list[str] = Field(default_factory=list, max_length=500)
+    widget: str = Field(default="", max_length=40)
+    value: str = Field(default="", max_length=LONG)
+    set_by: SetBy
+    relay_value: str = Field(default="", max_length=LONG)
+
+
+class ApplicationSubmitted(_Strict):
+    run_id: str = Field(default="", max_length=64)
+    url: str = Field(min_length=1, max_length=4000)
+    page_title: str = Field(default="", max_length=SHORT)
+    company: str = Field(default="", max_length=SHORT)
+    job_title: str = Field(default="", max_length=SHORT)
+    ats: str = Field(default="", max_length=64)
+    how: How
+    fields: list[SubmittedField] = Field(default_factory=list, max_length=2000)
+    files: list[str] = Field(default_factory=list, max_length=50)
+
+
+class ApplicationsList(_Strict):
+    include_unsubmitted: bool = False
+    limit: int = Field(default=100, ge=1, le=1000)
+
+
+class ApplicationRef(_Strict):
+    application_id: int = Field(ge=1)
+
+
+class ApplicationUpdate(_Strict):
+    application_id: int = Field(ge=1)
+    status: AppStatus | None = None
+    notes: str | None = Field(default=None, max_length=LONG)
+
+
+class AnswersList(_Strict):
+    query: str = Field(default="", max_length=SHORT)
+    limit: int = Field(default=100, ge=1, le=1000)
+
+
+class AnswerUpdate(_Strict):
+    answer_id: int = Field(ge=1)
+    value: str = Field(max_length=LONG)
+
+
+class AnswerRef(_Strict):
+    answer_id: int = Field(ge=1)
