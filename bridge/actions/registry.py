@@ -27,6 +27,14 @@ ACTIONS: dict[str, str] = {
     "answer.draft": "bridge.actions.answer_draft",
     "profile.summary": "bridge.actions.profile_summary",
     "cost.summary": "bridge.actions.cost_summary",
+    "status": "bridge.actions.status",
+    "profile.import": "bridge.actions.profile_import",
+    "profile.extract": "bridge.actions.profile_extract",
+    "profile.get": "bridge.actions.profile_get",
+    "profile.update": "bridge.actions.profile_update",
+    "profile.check": "bridge.actions.profile_check",
+    "profiles.list": "bridge.actions.profiles_list",
+    "profile.activate": "bridge.actions.profile_activate",
 }
 
 
