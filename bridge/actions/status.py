@@ -47,7 +47,7 @@ def handle(runtime: Runtime, payload: StatusRequest, request: Request) -> dict[s
 def _profile_step(runtime: Runtime) -> Step:
     from bridge.field_checks import check_email
 
-    fix = "Import your resume or a JSON Resume file, or fill in the form, on Relay's console page."
+    fix = "Import your resume or a JSON Resume file, or type it in, in Relay's console."
     try:
         loaded, name = runtime.profile()
     except RelayError as exc:

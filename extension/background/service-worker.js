@@ -63,7 +63,8 @@ chrome.commands.onCommand.addListener((command, tab) => {
   if (command === "relay-fill") void g.relayFill(tab?.id);
 });
 
-// Request types the console page may send to the bridge.
+// Request types the console page may send to the bridge, and where that page lives.
+const CONSOLE_URL = chrome.runtime.getURL("options/");
 const CONSOLE_TYPES = new Set([
   "status", "profile.import", "profile.extract", "profile.get", "profile.update", "profile.check",
   "profiles.list", "profile.activate",
@@ -81,8 +82,9 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     );
     return true;
   }
-  if (message.relay_bg === "bridge" && tabId === undefined && CONSOLE_TYPES.has(message.type)) {
-    // The console (options page, never a content script) reads and edits the person's data.
+  if (message.relay_bg === "bridge" && sender.url?.startsWith(CONSOLE_URL) && CONSOLE_TYPES.has(message.type)) {
+    // The console (Relay's own options page, never a content script) reads and edits the
+    // person's data.
     port.request(message.type, message.payload ?? {}, { timeoutMs: 60_000 }).then(
       (result) => sendResponse({ ok: true, result }),
       (err) => sendResponse({ ok: false, error: { code: String(err?.code ?? "E_INTERNAL"), message: String(err?.message ?? err) } }),

@@ -155,19 +155,29 @@ async function extractResume(/** @type {File} */ file) {
 function showFacts(fileName, facts) {
   $("facts-file").textContent = fileName;
   const rows = $("facts-rows");
-  rows.replaceChildren(...facts.map((fact, i) => {
+  /** @type {HTMLTableRowElement[]} */
+  const out = [];
+  facts.forEach((fact, i) => {
+    if (fact.source !== facts[i - 1]?.source) {
+      // One heading per resume line, so the person sees where each group of details came from.
+      const group = document.createElement("tr");
+      group.className = "group";
+      group.innerHTML = `<th colspan="3" scope="colgroup"></th>`;
+      /** @type {HTMLElement} */ (group.firstElementChild).textContent = `From your resume: “${fact.source}”`;
+      out.push(group);
+    }
     const tr = document.createElement("tr");
     tr.dataset.path = fact.path;
-    tr.innerHTML = `<td><input type="checkbox" checked id="keep-${i}"></td><td><label for="fact-${i}"></label><span class="from"></span></td><td><input id="fact-${i}" aria-describedby="fact-${i}-why"><p class="why" id="fact-${i}-why" aria-live="polite"></p></td>`;
+    tr.innerHTML = `<td><input type="checkbox" checked id="keep-${i}"></td><td><label for="fact-${i}"></label></td><td><input id="fact-${i}" aria-describedby="fact-${i}-why"><p class="why" id="fact-${i}-why" aria-live="polite"></p></td>`;
     const keep = /** @type {HTMLInputElement} */ (tr.querySelector(`#keep-${i}`));
     keep.setAttribute("aria-label", `Keep ${fact.label}`);
     /** @type {HTMLElement} */ (tr.querySelector("label")).textContent = fact.label;
-    /** @type {HTMLElement} */ (tr.querySelector(".from")).textContent = `from “${fact.source}”`;
     const input = /** @type {HTMLInputElement} */ (tr.querySelector(`#fact-${i}`));
     input.value = fact.value;
     if (["email", "phone", "partial_date"].includes(fact.kind)) input.dataset.check = fact.kind;
-    return tr;
-  }));
+    out.push(tr);
+  });
+  rows.replaceChildren(...out);
   const name = facts.find((f) => f.path === "basics.name")?.value ?? "";
   $("facts-name").value = name.split(/\s+/)[0]?.toLowerCase() || "profile";
   $("facts").hidden = false;
@@ -178,7 +188,7 @@ function showFacts(fileName, facts) {
 async function saveFacts(/** @type {SubmitEvent} */ event) {
   event.preventDefault();
   const doc = {};
-  const rows = /** @type {NodeListOf<HTMLTableRowElement>} */ ($("facts-rows").querySelectorAll("tr"));
+  const rows = /** @type {NodeListOf<HTMLTableRowElement>} */ ($("facts-rows").querySelectorAll("tr[data-path]"));
   for (const row of rows) {
     const keep = /** @type {HTMLInputElement} */ (row.querySelector("input[type=checkbox]"));
     const value = /** @type {HTMLInputElement} */ (row.querySelector("input:not([type])")).value.trim();
