@@ -53,9 +53,20 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
     return [v for v in result["violations"] if v["impact"] in {"serious", "critical"}]
 
 
+def ask(page: Any, kind: str, payload: dict[str, Any] | None = None) -> Any:
+    """A console request from the console page itself, as its scripts send them."""
+    reply: dict[str, Any] = page.evaluate(
+        "([type, payload]) => chrome.runtime.sendMessage({relay_bg: 'bridge', type, payload})",
+        [kind, payload or {}],
+    )
+    assert reply["ok"], reply
+    return reply["result"]
+
+
 def field(outcome: Any, label_start: str) -> str:
     matches = [f for f in outcome.report.fields if f.label.startswith(label_start)]
-    assert matches, f"no field labelled {label_start!r} in {[f.label for f in outcome.report.fields]}"
+    labels = [f.label for f in outcome.report.fields]
+    assert matches, f"no field labelled {label_start!r} in {labels}"
     return str(matches[0].value)
 
 
@@ -77,14 +88,19 @@ def test_first_run_resume_to_fill_then_an_edit_is_used(
     email = console.locator("#facts-rows tr[data-path='basics.email'] input:not([type])")
     assert email.input_value() == "ada.lovelace@example.com"
     shot(console, "2-confirm-facts")
+    assert ask(console, "profiles.list")["profiles"] == []  # nothing is stored unconfirmed
     # The person unticks one fact: it must not be saved.
-    console.locator("#facts-rows tr[data-path='work.1.highlights.0'] input[type=checkbox]").uncheck()
+    unticked = "#facts-rows tr[data-path='work.1.highlights.0'] input[type=checkbox]"
+    console.locator(unticked).uncheck()
     console.locator("#facts-name").fill("ada")
     console.locator("#facts-form button[type=submit]").focus()
     console.keyboard.press("Enter")
     console.wait_for_selector("#questions:not([hidden])")
     assert "Saved the details you confirmed" in console.locator("#import-message").inner_text()
     assert console.evaluate("() => document.activeElement.id") == "q-countries"
+    stored = ask(console, "profile.get")["profile"]
+    assert stored["basics"]["email"] == "ada.lovelace@example.com"
+    assert "highlights" not in stored["work"][1]  # the fact the person unticked
 
     # The job questions, keyboard first; a wrong date is explained next to its field.
     console.keyboard.type("US, GB")

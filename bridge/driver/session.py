@@ -120,7 +120,8 @@ def relay_browser(
     """Start Chromium with the extension and the bridge registered in a throwaway profile folder.
 
     `profile`: a file to fill from; None fills from the store's active profile, as after
-    `relay install`. `host`: the program the manifest names (default: this installation's bridge)."""
+    `relay install`. `host`: the program the manifest names (default: this installation's
+    bridge)."""
     from playwright.sync_api import sync_playwright
 
     from bridge.profile import load_profile
