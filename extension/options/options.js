@@ -125,6 +125,8 @@ async function importJson(/** @type {File} */ file) {
 
 /** @param {any} result @param {string} words */
 async function afterImport(result, words) {
+  // What the person just brought in is what they mean to fill with next.
+  if (!result.active) await ask("profile.activate", { name: result.name });
   say("ok", result.warnings.length ? `${words} Things to know:` : words, result.warnings);
   await refreshProfiles();
   await showProfile(result);
@@ -235,7 +237,8 @@ async function saveEditor(/** @type {SubmitEvent} */ event) {
   for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("#editor-form [data-path]"))) {
     const value = input.dataset.path === "basics.location.countryCode" ? input.value.trim().toUpperCase() : input.value.trim();
     const before = current ? getPath(current.profile, /** @type {string} */ (input.dataset.path)) ?? "" : "";
-    if (value !== before) setPath(patch, /** @type {string} */ (input.dataset.path), value || null);
+    // A new profile gets only what was typed; an edit clears (null) what the person emptied.
+    if (value !== before && (value || current)) setPath(patch, /** @type {string} */ (input.dataset.path), value || null);
   }
   try {
     const result = current
@@ -281,7 +284,8 @@ async function checkField(/** @type {HTMLInputElement} */ input) {
 }
 
 document.addEventListener("input", (event) => {
-  const input = /** @type {HTMLInputElement} */ (event.target);
+  let input = /** @type {HTMLInputElement} */ (event.target);
+  if (input.id === "f-country") input = $("f-phone"); // a phone number is checked for its country
   if (!(input instanceof HTMLInputElement) || !input.dataset.check) return;
   clearTimeout(timers.get(input));
   timers.set(input, setTimeout(() => void checkField(input), 300));
