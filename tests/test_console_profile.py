@@ -165,3 +165,20 @@ def test_docx_resume_is_read(runtime: Runtime, tmp_path: Path) -> None:
     assert found["work.0.startDate"] == "1967-01" and found["work.0.endDate"] == "1986-08"
     assert found["skills.0.keywords.1"] == "FORTRAN"
     assert found["basics.location.city"] == "London"
+
+
+def test_status_is_not_ready_with_an_invalid_email_and_names_the_model(
+    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RELAY_LLM_API_BASE", "http://127.0.0.1:9/v1")
+    text = json.dumps({"basics": {"name": "Ada", "email": "ada at example"}})
+    result = call(runtime, "profile.import", {"name": "ada", "text": text})
+    assert any("basics.email" in w for w in result["warnings"])
+    status = call(runtime, "status")
+    assert status["ready"] is False
+    profile = next(s for s in status["steps"] if s["id"] == "profile")
+    assert "email" in profile["message"] and profile["fix"]
+    model = next(s for s in status["steps"] if s["id"] == "model")
+    assert model["ok"] is True
+    call(runtime, "profile.update", {"patch": {"basics": {"email": "ada@example.com"}}})
+    assert call(runtime, "status")["ready"] is True

@@ -75,6 +75,7 @@ def _profile_step(runtime: Runtime) -> Step:
 
 def _model_steps(runtime: Runtime) -> tuple[Step, Step]:
     from bridge.llm.config import Tier, load_config
+    from bridge.llm.ledger import CachedAnswer
     from bridge.store.llm_ledger import StoreLlmLedger
 
     config = load_config()
@@ -96,7 +97,7 @@ def _model_steps(runtime: Runtime) -> tuple[Step, Step]:
             fix=f"To let a model draft open answers, run `relay key set {config.key_provider}`.",
         )
     midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
-    spent = StoreLlmLedger(runtime.store(), object).spent_usd_since(midnight)
+    spent = StoreLlmLedger(runtime.store(), CachedAnswer).spent_usd_since(midnight)
     left = max(config.cap_per_day_usd - spent, 0.0)
     spending = Step(
         id="spending", ok=left > 0, required=False,
