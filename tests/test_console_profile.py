@@ -80,6 +80,9 @@ def test_edits_are_kept_beside_the_original(runtime: Runtime) -> None:
     assert runtime.store().profile_original("richard") == original
     loaded, _ = runtime.profile()
     assert loaded.profile.application.noticePeriod == "2 weeks"
+    audited = [e for e in runtime.store().audit_entries() if e["action"].startswith("profile.")]
+    assert [e["action"] for e in audited] == ["profile.import", "profile.update"]
+    assert "650 555" not in json.dumps(audited) and "decline" not in json.dumps(audited)
     with pytest.raises(RelayError) as caught:
         call(runtime, "profile.update", {"patch": {"application": {"remotePreference": "moon"}}})
     assert caught.value.code is ErrorCode.PROFILE_INVALID

@@ -26,4 +26,7 @@ def parse(payload: dict[str, Any]) -> ActivateRequest:
 
 def handle(runtime: Runtime, payload: ActivateRequest, request: Request) -> dict[str, Any]:
     runtime.store().use_profile(payload.name)  # E_PROFILE_MISSING when there is no such profile
+    runtime.store().audit(actor=runtime.door, action="profile.activate", payload={
+        "name": payload.name,
+    })
     return {"name": payload.name, "active": True}

@@ -56,7 +56,8 @@ def handle(runtime: Runtime, payload: ImportRequest, request: Request) -> dict[s
 
     text = decode(payload.text)
     raw, warnings = read(text)
-    if raw != json.loads(text):
+    notes = raw != json.loads(text)
+    if notes:
         # Older names were upgraded: what is stored is what Relay read, and the person was told.
         text = json.dumps(raw, ensure_ascii=False, indent=2)
     folder = private_dir(runtime.home / "documents" / _safe_file_name(payload.name))
@@ -77,6 +78,10 @@ def handle(runtime: Runtime, payload: ImportRequest, request: Request) -> dict[s
     if resume_name and not documents.get("resume"):
         # The file is attached as an edit: the imported text stays as it was read.
         store.edit_profile(name, {"application": {"documents": {"resume": resume_name}}})
+    # Audited by name and shape only: the profile's content stays out of the log.
+    store.audit(actor=runtime.door, action="profile.import", payload={
+        "name": name, "replaced": replaced, "resume": bool(resume_name), "upgraded": bool(notes),
+    })
     result = document(runtime, name)
     result["replaced"] = replaced
     result["warnings"] = list(dict.fromkeys(warnings + result["warnings"]))

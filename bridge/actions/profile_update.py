@@ -30,4 +30,8 @@ def parse(payload: dict[str, Any]) -> UpdateRequest:
 def handle(runtime: Runtime, payload: UpdateRequest, request: Request) -> dict[str, Any]:
     name = resolve_name(runtime, payload.name)
     runtime.store().edit_profile(name, payload.patch)  # E_PROFILE_INVALID names the bad path
+    # Which top-level parts changed, never their values (self-identification answers among them).
+    runtime.store().audit(actor=runtime.door, action="profile.update", payload={
+        "name": name, "sections": sorted(payload.patch),
+    })
     return document(runtime, name)
