@@ -35,6 +35,14 @@ ACTIONS: dict[str, str] = {
     "answers.list": "bridge.actions.answers_list",
     "answers.update": "bridge.actions.answers_update",
     "answers.delete": "bridge.actions.answers_delete",
+    "status": "bridge.actions.status",
+    "profile.import": "bridge.actions.profile_import",
+    "profile.extract": "bridge.actions.profile_extract",
+    "profile.get": "bridge.actions.profile_get",
+    "profile.update": "bridge.actions.profile_update",
+    "profile.check": "bridge.actions.profile_check",
+    "profiles.list": "bridge.actions.profiles_list",
+    "profile.activate": "bridge.actions.profile_activate",
 }
 
 

@@ -111,17 +111,24 @@ class RelayBrowser:
 
 @contextlib.contextmanager
 def relay_browser(
-    profile: Path, *, headed: bool = False, home: Path | None = None, host: Path | None = None
+    profile: Path | None,
+    *,
+    headed: bool = False,
+    home: Path | None = None,
+    host: Path | None = None,
 ) -> Iterator[RelayBrowser]:
     """Start Chromium with the extension and the bridge registered in a throwaway profile folder.
 
-    `host`: the program the manifest names (default: this installation's bridge)."""
+    `profile`: a file to fill from; None fills from the store's active profile, as after
+    `relay install`. `host`: the program the manifest names (default: this installation's
+    bridge)."""
     from playwright.sync_api import sync_playwright
 
     from bridge.profile import load_profile
 
-    profile = profile.expanduser().resolve()
-    load_profile(profile)  # a broken profile is reported before a browser starts
+    if profile is not None:
+        profile = profile.expanduser().resolve()
+        load_profile(profile)  # a broken profile is reported before a browser starts
     if headed and not has_display():
         log.warning("no display: running headless")
         headed = False
@@ -132,7 +139,9 @@ def relay_browser(
         udd = Path(scratch) / "profile"
         udd.mkdir()
         register_in_user_data_dir(udd, host or bridge_executable(Path(scratch)))
-        env = {"RELAY_PROFILE": str(profile), "RELAY_HOME": str(home or relay_home())}
+        env = {"RELAY_HOME": str(home or relay_home())}
+        if profile is not None:
+            env["RELAY_PROFILE"] = str(profile)
         context = launch(
             playwright, user_data_dir=udd, extension_dir=extension_dir(), headed=headed, env=env
         )

@@ -94,9 +94,17 @@ def import_profile(conn: apsw.Connection, path: Path, name: str | None = None) -
     the same name gets the new original; the person's edits stay. The first profile is active."""
     path = path.expanduser().resolve()
     text = _read_file(path)
-    raw = _parse_text(text, str(path))
-    parse_profile(raw, path.parent, origin=str(path))
-    name = (name or path.stem).strip()
+    return import_text(conn, text, name or path.stem, source_path=str(path), base_dir=path.parent)
+
+
+def import_text(
+    conn: apsw.Connection, text: str, name: str, *, source_path: str, base_dir: Path
+) -> tuple[str, bool]:
+    """Store a profile's text under `name` (see import_profile); `base_dir` is where its relative
+    document paths resolve."""
+    raw = _parse_text(text, source_path)
+    parse_profile(raw, base_dir, origin=source_path)
+    name = name.strip()
     if not name or len(name) > 100:
         raise RelayError(ErrorCode.PROFILE_INVALID, "a profile name must be 1 to 100 characters")
     now = now_iso()
@@ -105,20 +113,26 @@ def import_profile(conn: apsw.Connection, path: Path, name: str | None = None) -
         if existing:
             # The edits must still make a valid profile over the new original.
             merged = merge_patch(raw, json.loads(existing[0]["edits"]))
-            parse_profile(merged, path.parent, origin=f"profile {name!r} with your edits")
+            parse_profile(merged, base_dir, origin=f"profile {name!r} with your edits")
             conn.execute(
                 "UPDATE profiles SET source_path = ?, base_dir = ?, original = ?, updated_at = ?"
                 " WHERE name = ?",
-                (str(path), str(path.parent), text, now, name),
+                (source_path, str(base_dir), text, now, name),
             )
         else:
             has_active = conn.execute("SELECT 1 FROM profiles WHERE active = 1").fetchall()
             conn.execute(
                 "INSERT INTO profiles(name, source_path, base_dir, original, edits, active,"
                 " imported_at, updated_at) VALUES (?, ?, ?, ?, '{}', ?, ?, ?)",
-                (name, str(path), str(path.parent), text, 0 if has_active else 1, now, now),
+                (name, source_path, str(base_dir), text, 0 if has_active else 1, now, now),
             )
     return name, bool(existing)
+
+
+def effective_raw(conn: apsw.Connection, name: str) -> dict[str, Any]:
+    """The named profile as a document: the original with the person's edits laid over it."""
+    raw, _ = _effective(_row(conn, name))
+    return dict(raw)
 
 
 def set_edits(conn: apsw.Connection, name: str, patch: dict[str, Any]) -> LoadedProfile:

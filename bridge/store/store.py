@@ -172,6 +172,18 @@ class Store:
         return profiles.import_profile(self.conn, path, name)
 
     @_locked
+    def import_profile_text(
+        self, text: str, name: str, *, source_path: str, base_dir: Path
+    ) -> tuple[str, bool]:
+        return profiles.import_text(
+            self.conn, text, name, source_path=source_path, base_dir=base_dir
+        )
+
+    @_locked
+    def profile_document(self, name: str) -> dict[str, Any]:
+        return profiles.effective_raw(self.conn, name)
+
+    @_locked
     def list_profiles(self) -> list[profiles.ProfileInfo]:
         return profiles.list_profiles(self.conn)
 

@@ -102,6 +102,13 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   void review.forget(tabId);
 });
 
+// Request types the console page may send to the bridge, and where that page lives.
+const CONSOLE_URL = chrome.runtime.getURL("options/");
+const CONSOLE_TYPES = new Set([
+  "status", "profile.import", "profile.extract", "profile.get", "profile.update", "profile.check",
+  "profiles.list", "profile.activate",
+]);
+
 // Requests from Relay's own page UI (the panel): focus a field in whichever frame holds it.
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   if (!message || typeof message.relay_bg !== "string" || sender.id !== chrome.runtime.id) return false;
@@ -117,6 +124,15 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     port.connect().then(
       (hello) => sendResponse({ ok: true, state: port.state, hello }),
       (err) => sendResponse({ ok: false, state: port.state, error: { message: String(err?.message ?? err) } }),
+    );
+    return true;
+  }
+  if (message.relay_bg === "bridge" && sender.url?.startsWith(CONSOLE_URL) && CONSOLE_TYPES.has(message.type)) {
+    // The console (Relay's own options page, never a content script) reads and edits the
+    // person's data.
+    port.request(message.type, message.payload ?? {}, { timeoutMs: 60_000 }).then(
+      (result) => sendResponse({ ok: true, result }),
+      (err) => sendResponse({ ok: false, error: { code: String(err?.code ?? "E_INTERNAL"), message: String(err?.message ?? err) } }),
     );
     return true;
   }

@@ -1,0 +1,187 @@
+"""The console's bridge requests: status, getting a profile in (JSON Resume old and new, with a
+byte-order mark, or facts read from a PDF resume), edits beside the original, validation."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bridge.actions.registry import dispatch
+from bridge.protocol.envelopes import Request
+from bridge.protocol.errors import ErrorCode, RelayError
+from bridge.runtime import Runtime
+from tests.conftest import REPO, SHARED
+
+LEGACY = REPO / "tests" / "data" / "console" / "legacy-v0.json"
+RESUME_PDF = SHARED / "profiles" / "ada-lovelace-resume.pdf"
+
+
+@pytest.fixture
+def runtime(relay_home: Path) -> Iterator[Runtime]:
+    rt = Runtime(home=relay_home)
+    yield rt
+    rt.close()
+
+
+def call(runtime: Runtime, kind: str, payload: dict[str, Any] | None = None) -> dict[str, Any]:
+    return dispatch(runtime, Request(v=1, id="t", type=kind, payload=payload or {}))
+
+
+def test_status_is_not_ready_without_a_profile_and_says_what_to_do(runtime: Runtime) -> None:
+    status = call(runtime, "status")
+    assert status["ready"] is False
+    step = next(s for s in status["steps"] if s["id"] == "profile")
+    assert not step["ok"] and step["required"] and "Import" in step["fix"]
+    model = next(s for s in status["steps"] if s["id"] == "model")
+    assert model["required"] is False  # a Fill works from the rules alone
+
+
+def test_legacy_json_resume_with_a_bom_is_upgraded_and_warned(runtime: Runtime) -> None:
+    text = "\ufeff" + LEGACY.read_text(encoding="utf-8")
+    result = call(runtime, "profile.import", {"name": "richard", "text": text})
+    doc = result["profile"]
+    assert doc["basics"]["url"] == "https://richardhendricks.example.com"
+    assert "website" not in doc["basics"]
+    assert doc["work"][0]["name"] == "Pied Piper"
+    assert doc["work"][0]["startDate"] == "2013-09" and doc["work"][0]["endDate"] == "2014-03"
+    assert doc["education"][0]["score"] == "4.0"
+    warnings = " ".join(result["warnings"])
+    assert "basics.website is the older name of url" in warnings
+    assert "“Fall 2013” read as 2013-09" in warnings
+    assert "No job questions yet" in warnings
+    assert "interests is kept but not used" in warnings
+    assert call(runtime, "status")["ready"] is True
+    loaded, _ = runtime.profile()
+    assert loaded.profile.basics.url == "https://richardhendricks.example.com"
+
+
+def test_schema_refusal_names_the_path(runtime: Runtime) -> None:
+    bad = json.dumps({"basics": {"name": "A"}, "work": [{"name": "X", "highlights": "not a list"}]})
+    with pytest.raises(RelayError) as caught:
+        call(runtime, "profile.import", {"name": "bad", "text": bad})
+    assert caught.value.code is ErrorCode.PROFILE_INVALID
+    assert "work.0.highlights" in caught.value.message
+    assert call(runtime, "profiles.list")["profiles"] == []
+
+
+def test_edits_are_kept_beside_the_original(runtime: Runtime) -> None:
+    call(runtime, "profile.import", {"name": "richard", "text": LEGACY.read_text()})
+    original = runtime.store().profile_original("richard")
+    result = call(runtime, "profile.update", {"patch": {
+        "basics": {"phone": "+1 650 555 0101"},
+        "application": {"noticePeriod": "2 weeks", "eeo": {"gender": "decline"}},
+    }})
+    assert result["has_edits"] and result["profile"]["basics"]["phone"] == "+1 650 555 0101"
+    assert runtime.store().profile_original("richard") == original
+    loaded, _ = runtime.profile()
+    assert loaded.profile.application.noticePeriod == "2 weeks"
+    audited = [e for e in runtime.store().audit_entries() if e["action"].startswith("profile.")]
+    assert [e["action"] for e in audited] == ["profile.import", "profile.update"]
+    assert "650 555" not in json.dumps(audited) and "decline" not in json.dumps(audited)
+    with pytest.raises(RelayError) as caught:
+        call(runtime, "profile.update", {"patch": {"application": {"remotePreference": "moon"}}})
+    assert caught.value.code is ErrorCode.PROFILE_INVALID
+
+
+def test_several_profiles_one_active(runtime: Runtime) -> None:
+    text = LEGACY.read_text()
+    call(runtime, "profile.import", {"name": "first", "text": text})
+    call(runtime, "profile.import", {"name": "second", "text": text})
+    names = {p["name"]: p["active"] for p in call(runtime, "profiles.list")["profiles"]}
+    assert names == {"first": True, "second": False}
+    call(runtime, "profile.activate", {"name": "second"})
+    assert call(runtime, "profile.get")["name"] == "second"
+    with pytest.raises(RelayError) as caught:
+        call(runtime, "profile.activate", {"name": "nobody"})
+    assert caught.value.code is ErrorCode.PROFILE_MISSING
+
+
+@pytest.mark.parametrize(("kind", "value", "country", "ok"), [
+    ("email", "ada@example.com", "", True),
+    ("email", "ada(at)example", "", False),
+    ("phone", "020 7946 0958", "GB", True),
+    ("phone", "020 7946 0958", "US", False),
+    ("phone", "415 555 0142", "", False),
+    ("date", "2027-01-11", "", True),
+    ("date", "2027-02-30", "", False),
+    ("partial_date", "2027-01", "", True),
+])
+def test_checks_as_the_person_types(
+    runtime: Runtime, kind: str, value: str, country: str, ok: bool
+) -> None:
+    result = call(runtime, "profile.check", {"kind": kind, "value": value, "country": country})
+    assert result["ok"] is ok
+    assert bool(result["reason"]) is not ok
+
+
+def test_pdf_resume_facts_are_confirmed_before_anything_is_stored(runtime: Runtime) -> None:
+    data = base64.b64encode(RESUME_PDF.read_bytes()).decode()
+    facts = call(runtime, "profile.extract", {"file_name": RESUME_PDF.name, "data_b64": data})
+    found = {f["path"]: f["value"] for f in facts["facts"]}
+    assert found["basics.name"] == "Ada Quinn Lovelace"
+    assert found["basics.email"] == "ada.lovelace@example.com"
+    assert found["basics.phone"] == "+1 415 555 0142"
+    assert found["work.0.name"] == "Analytical Engines Inc"
+    assert found["work.1.endDate"] == "2021"
+    assert found["education.0.institution"] == "University of California, Berkeley"
+    assert all(f["source"] for f in facts["facts"])
+    assert call(runtime, "profiles.list")["profiles"] == []  # nothing stored yet
+    confirmed = {"basics": {"name": found["basics.name"], "email": found["basics.email"]}}
+    result = call(runtime, "profile.import", {
+        "name": "ada", "text": json.dumps(confirmed),
+        "resume": {"name": RESUME_PDF.name, "data_b64": data},
+    })
+    assert result["profile"]["application"]["documents"]["resume"] == RESUME_PDF.name
+    loaded, _ = runtime.profile()
+    assert loaded.document_path("resume") is not None
+    assert json.loads(runtime.store().profile_original("ada")) == confirmed
+
+
+def test_a_file_that_is_not_a_resume_is_refused_plainly(runtime: Runtime) -> None:
+    data = base64.b64encode(b"not a pdf").decode()
+    with pytest.raises(RelayError) as caught:
+        call(runtime, "profile.extract", {"file_name": "cv.pdf", "data_b64": data})
+    assert caught.value.code is ErrorCode.PROFILE_INVALID
+    with pytest.raises(RelayError) as caught:
+        call(runtime, "profile.extract", {"file_name": "cv.txt", "data_b64": data})
+    assert "PDF and DOCX" in caught.value.message
+
+
+def test_docx_resume_is_read(runtime: Runtime, tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    for line in ["Grace Hopper", "grace@example.org | +44 20 7946 0958 | London, UK",
+                 "Experience", "Navy - Rear Admiral (Jan 1967 - Aug 1986)", "- Led COBOL work",
+                 "Skills", "Languages: COBOL, FORTRAN"]:
+        document.add_paragraph(line)
+    path = tmp_path / "grace.docx"
+    document.save(str(path))
+    data = base64.b64encode(path.read_bytes()).decode()
+    facts = call(runtime, "profile.extract", {"file_name": "grace.docx", "data_b64": data})
+    found = {f["path"]: f["value"] for f in facts["facts"]}
+    assert found["work.0.startDate"] == "1967-01" and found["work.0.endDate"] == "1986-08"
+    assert found["skills.0.keywords.1"] == "FORTRAN"
+    assert found["basics.location.city"] == "London"
+
+
+def test_status_is_not_ready_with_an_invalid_email_and_names_the_model(
+    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RELAY_LLM_API_BASE", "http://127.0.0.1:9/v1")
+    text = json.dumps({"basics": {"name": "Ada", "email": "ada at example"}})
+    result = call(runtime, "profile.import", {"name": "ada", "text": text})
+    assert any("basics.email" in w for w in result["warnings"])
+    status = call(runtime, "status")
+    assert status["ready"] is False
+    profile = next(s for s in status["steps"] if s["id"] == "profile")
+    assert "email" in profile["message"] and profile["fix"]
+    model = next(s for s in status["steps"] if s["id"] == "model")
+    assert model["ok"] is True
+    call(runtime, "profile.update", {"patch": {"basics": {"email": "ada@example.com"}}})
+    assert call(runtime, "status")["ready"] is True
