@@ -45,7 +45,6 @@ SHOWN = {
     "last": ("Last name", "Lovelace"),
     "phone": ("Phone", "+1 415-555-0142"),
     "city": ("City", "San Francisco"),  # below the fold
-    "pronouns": ("What are your pronouns?", "she/her"),  # in a visible frame of another origin
     "veteran": ("Veteran status", "I am not a protected veteran"),  # select2
     "source": ("How did you hear about us?", "LinkedIn"),  # react-select
     "auth": ("Are you legally authorized to work in the United States?", "yes"),  # sr-only radios
@@ -110,6 +109,16 @@ def test_a_field_shown_through_its_widget_still_fills(filled: Filled, key: str) 
     row = filled.rows[label]
     assert row.status in ("fill", "flag") and row.applied == "applied", row
     assert "cannot see" not in row.reason
+
+
+def test_another_sites_frame_beside_the_application_is_left(filled: Filled) -> None:
+    # In plain view, but from another origin than the application on the page (issue 13): it
+    # could be anyone's frame, so the profile does not go there.
+    assert filled.values["pronouns"] == ""
+    row = filled.rows["What are your pronouns?"]
+    assert row.status == "leave" and row.applied == "skipped", row
+    assert "in a frame from another site (localhost:" in row.reason
+    assert "that is not the application" in row.reason
 
 
 def test_a_field_hidden_after_the_snapshot_is_refused_at_apply(filled: Filled) -> None:

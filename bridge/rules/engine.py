@@ -24,9 +24,10 @@ from bridge.rules.answers import resolve
 from bridge.rules.classify import classify, never_reason
 from bridge.rules.clusters import outside_application, site_search
 from bridge.rules.features import CHOICE_WIDGETS, TEXT_WIDGETS, FieldText, field_text
+from bridge.rules.frames import foreign_frames
 from bridge.rules.model import Answer, Classified, Missing, Page, SavedLookup
 from bridge.rules.options import is_address_supplement, is_placeholder
-from bridge.rules.pagekind import is_application
+from bridge.rules.pagekind import APPLICATION_KEYS, is_application
 from bridge.rules.questions import job_country
 from bridge.rules.render import render
 from bridge.rules.saved import own_answer, saved_answer
@@ -113,8 +114,18 @@ def decide(
         page.job_country = _job_country(request, texts)
     page.application = is_application(urls, request.title, keys, page.adapters)
     aside = outside_application(texts) if page.application else {}
+    foreign = foreign_frames(
+        request, {f.frame for f, _ft, cls, _n in texts if cls and cls.key in APPLICATION_KEYS}
+    )
     out = []
     for i, (field, ft, cls, never) in enumerate(texts):
+        if field.frame in foreign and field.visible:  # an unseen field says that first
+            d = _base(field)
+            d.key = cls.key if cls else ""
+            host = foreign[field.frame]
+            d.reason = f"leave: in a frame from another site ({host}) that is not the application"
+            out.append(d)
+            continue
         if not never and site_search(field, ft, cls):
             never = "never.search:a site search box"
         if i in aside and not never:

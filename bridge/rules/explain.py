@@ -78,6 +78,12 @@ def _left(decision: FieldDecision, reason: str, lowered: str) -> str:
         return "You cannot see this field right now; Relay fills only what you can see."
     if "disabled or read-only" in lowered:
         return "The page does not let anyone type here at the moment (disabled or read-only)."
+    if "from another site" in lowered:
+        site = reason.split("another site (", 1)[1].split(")", 1)[0] if "(" in reason else ""
+        return (
+            f"This box is in a part of the page that comes from another site ({site}) and is not "
+            "the application, so Relay does not put your details there."
+        )
     if "not part of the application" in lowered:
         return "This is not part of the application form, so Relay left it alone."
     if lowered.startswith("no-answer"):

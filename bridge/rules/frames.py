@@ -1,0 +1,64 @@
+"""Another site's frame is filled only when it is the application.
+
+A career page may embed its applicant-tracking system's form from the vendor's site; it may also
+carry ad, chat and analytics frames from anywhere. A frame of another site than the page is filled
+when its address is a known applicant-tracking system's (`hosts` in rules/ats/), or when it holds
+the application and the page's own site holds none. Every other frame of another site is left.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from urllib.parse import urlsplit
+
+import tldextract
+
+from bridge.forms import FillRequest
+from bridge.rules import adapters as ad
+from bridge.rules.memo import text_cache
+
+
+@cache
+def _extract() -> tldextract.TLDExtract:
+    # The public-suffix snapshot inside the package: nothing is fetched, nothing is cached on disk.
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+
+@text_cache()
+def site_of(url: str) -> str:
+    """The registrable domain a URL belongs to ("acme.co.uk"), its host for addresses and
+    names without a public suffix ("127.0.0.1", "localhost"), "" for about:blank and the like."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return ""
+    found = _extract()(parts.hostname)
+    return found.top_domain_under_public_suffix or parts.hostname
+
+
+def _is_ats(url: str) -> bool:
+    return any(h.search(url) for adapter in ad.adapters() for h in adapter.hosts)
+
+
+def foreign_frames(request: FillRequest, application_frames: set[str]) -> dict[str, str]:
+    """Frames to leave, by frame name, each with the host it comes from.
+
+    `application_frames` are the frames holding fields that only an application asks (a resume,
+    work authorization, sponsorship, …)."""
+    urls = {frame.frame: frame.url for frame in request.frames}
+    home = site_of(urls.get("0") or request.url)
+    if not home:
+        return {}
+    foreign = {
+        name: url
+        for name, url in urls.items()
+        if name != "0" and site_of(url) and site_of(url) != home
+    }
+    home_has_application = any(name not in foreign for name in application_frames)
+    out: dict[str, str] = {}
+    for name, url in foreign.items():
+        if _is_ats(url):
+            continue
+        if name in application_frames and not home_has_application:
+            continue  # the page embeds its application from another site
+        out[name] = urlsplit(url).netloc
+    return out
