@@ -95,21 +95,8 @@ def split_event(seq: int, event: dict[str, Any]) -> list[dict[str, Any]]:
     text = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
     if len(to_utf8(text)) <= CHUNK_DATA_BYTES:
         return [message]
-    pieces = _split_utf8(text)
-    if len(pieces) > MAX_CHUNKS:
-        raise RelayError(
-            ErrorCode.RESULT_TOO_LARGE,
-            f"event needs {len(pieces)} chunks; at most {MAX_CHUNKS} are sent",
-        )
-    return [
-        {
-            "v": PROTOCOL_MAJOR,
-            "type": "event",
-            "seq": seq,
-            "chunk": {"index": index, "count": len(pieces), "data": piece},
-        }
-        for index, piece in enumerate(pieces)
-    ]
+    head = {"v": PROTOCOL_MAJOR, "type": "event", "seq": seq}
+    return _chunked(text, head, "event")
 
 
 def check_reply_fits(result: dict[str, Any]) -> None:
@@ -130,20 +117,20 @@ def split_reply(reply: dict[str, Any]) -> list[dict[str, Any]]:
     text = json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
     if len(to_utf8(text)) <= MAX_OUTBOUND:
         return [reply]
+    head = {"v": PROTOCOL_MAJOR, "id": str(reply.get("id", "")), "ok": True}
+    return _chunked(text, head, "result")
+
+
+def _chunked(text: str, head: dict[str, Any], what: str) -> list[dict[str, Any]]:
+    """`text` in numbered chunks, each frame `head` plus its chunk."""
     pieces = _split_utf8(text)
     if len(pieces) > MAX_CHUNKS:
         raise RelayError(
             ErrorCode.RESULT_TOO_LARGE,
-            f"result needs {len(pieces)} chunks; at most {MAX_CHUNKS} are sent",
+            f"{what} needs {len(pieces)} chunks; at most {MAX_CHUNKS} are sent",
         )
-    request_id = str(reply.get("id", ""))
     return [
-        {
-            "v": PROTOCOL_MAJOR,
-            "id": request_id,
-            "ok": True,
-            "chunk": {"index": index, "count": len(pieces), "data": piece},
-        }
+        {**head, "chunk": {"index": index, "count": len(pieces), "data": piece}}
         for index, piece in enumerate(pieces)
     ]
 
