@@ -54,6 +54,18 @@ export class RelayError extends Error {
  * @property {{count: number, parts: string[], received: number}|null} chunks
  */
 
+/**
+ * Whether a chunk is well formed and continues what was received so far (same count, a part not
+ * seen yet). The bridge sends at most 64 chunks for one reply or event.
+ * @param {{index: number, count: number, data: string}} chunk
+ * @param {{count: number, parts: string[]}|null} sofar
+ */
+function chunkFits({ index, count, data }, sofar) {
+  return Number.isInteger(count) && count > 0 && count <= 64 && Number.isInteger(index)
+    && index >= 0 && index < count && typeof data === "string"
+    && (!sofar || sofar.count === count) && !sofar?.parts[index];
+}
+
 export class NativePort {
   /** @param {NativePortOptions} [options] */
   constructor(options = {}) {
@@ -259,10 +271,7 @@ export class NativePort {
    */
   _receiveChunk(id, pending, chunk) {
     const { index, count, data } = chunk;
-    const valid = Number.isInteger(count) && count > 0 && count <= 64 && Number.isInteger(index)
-      && index >= 0 && index < count && typeof data === "string"
-      && (!pending.chunks || pending.chunks.count === count) && !pending.chunks?.parts[index];
-    if (!valid) {
+    if (!chunkFits(chunk, pending.chunks)) {
       this._fail(id, pending, new RelayError("E_BAD_CHUNK", `bad chunk ${index}/${count} for ${pending.type}`));
       return;
     }
@@ -290,10 +299,7 @@ export class NativePort {
     if (!(seq > this._lastSeq)) return;
     if (this._eventChunks && this._eventChunks.seq !== seq) this._eventChunks = null;
     const current = this._eventChunks;
-    const valid = Number.isInteger(count) && count > 0 && count <= 64 && Number.isInteger(index)
-      && index >= 0 && index < count && typeof data === "string"
-      && (!current || current.count === count) && !current?.parts[index];
-    if (!valid) {
+    if (!chunkFits(chunk, current)) {
       this._eventChunks = null;
       return;
     }
