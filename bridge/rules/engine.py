@@ -119,19 +119,18 @@ def decide(
     )
     out = []
     for i, (field, ft, cls, never) in enumerate(texts):
-        if field.frame in foreign and field.visible:  # an unseen field says that first
-            d = _base(field)
-            d.key = cls.key if cls else ""
-            host = foreign[field.frame]
-            d.reason = f"leave: in a frame from another site ({host}) that is not the application"
-            out.append(d)
-            continue
         if not never and site_search(field, ft, cls):
             never = "never.search:a site search box"
-        if i in aside and not never:
+        apart = ""
+        if field.frame in foreign and field.visible:  # an unseen field says that first
+            apart = f"in a frame from another site ({foreign[field.frame]})"
+            apart += " that is not the application"
+        elif i in aside and not never:
+            apart = f"not part of the application ({aside[i]} on the same page)"
+        if apart:
             d = _base(field)
             d.key = cls.key if cls else ""
-            d.reason = f"leave: not part of the application ({aside[i]} on the same page)"
+            d.reason = f"leave: {apart}"
             out.append(d)
             continue
         out.append(_safe_decide(field, ft, cls, never, page, profile))
