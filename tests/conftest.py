@@ -25,8 +25,11 @@ def relay_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mon
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Desktop-build tests run when `./dev bundle` has made the build (dist/bundle.json)."""
+    """Long modules first (the workers take modules in this order: the longest must not start
+    last). Desktop-build tests run only when `./dev bundle` has made the build (dist/bundle.json).
+    """
     del config
+    items.sort(key=lambda item: "long" not in item.keywords)  # stable: each module stays in order
     if (REPO / "dist" / "bundle.json").is_file():
         return
     skip = pytest.mark.skip(reason="no desktop build in dist/: run ./dev bundle first")

@@ -16,6 +16,10 @@ import pytest
 from tests.ats_runner import FormRun, run_all
 from tests.fixture_scoring import answerable, fixture_specs
 
+# One Chromium fills every fixture (wizards step by step) in the module fixture: a minute or two
+# here, more on a busy machine, beyond the suite's per-test default.
+pytestmark = [pytest.mark.timeout(900), pytest.mark.long]
+
 SLUGS = [folder.name for folder, _ in fixture_specs()]
 SENSITIVE = {"work_auth", "sponsorship", "eeo"}
 # A regression floor under today's share of right answers over all fixtures (78% when the twelve

@@ -35,7 +35,7 @@ from tests.realworld_scoring import (
 
 # One Chromium fills all 163 pages in the module fixture (about five minutes here, more on a busy
 # machine): beyond the suite's per-test default.
-pytestmark = pytest.mark.timeout(900)
+pytestmark = [pytest.mark.timeout(900), pytest.mark.long]
 
 # Labelled controls the HTML parser drops: opticsplanet's expiry-month <select> is never closed,
 # so the expiry-year <select> after it is swallowed (a browser does the same).

@@ -24,6 +24,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 KILLS = 120
+# The writers must really write between kills. On a busy machine the random pauses can all be
+# too short for a commit, so the harness goes on (within a bound) until this many are reported.
+ACKNOWLEDGED_WANTED = 60
 FIELDS_PER_RUN = 6
 
 
@@ -109,7 +112,10 @@ def harness(home: Path, kills_wanted: int) -> dict[str, Any]:
     rng = random.Random(int.from_bytes(os.urandom(4), "big"))
     acknowledged: list[str] = []
     kills = early = 0
-    while kills < kills_wanted:
+    # Kills go on past kills_wanted until enough writes were acknowledged (at most 10 times over).
+    while kills < kills_wanted or (
+        len(acknowledged) < ACKNOWLEDGED_WANTED and kills < 10 * kills_wanted
+    ):
         writers = [_fork_writer(home), _fork_writer(home)]
         leftovers = {}
         for pid, fd in writers:
@@ -147,7 +153,7 @@ def test_sigkill_during_writes_loses_nothing_acknowledged(tmp_path: Path) -> Non
     report = json.loads(proc.stdout)
     acknowledged = set(report["acknowledged"])
     assert report["kills"] >= 100
-    assert len(acknowledged) > 50  # the writers really wrote between kills
+    assert len(acknowledged) >= ACKNOWLEDGED_WANTED  # the writers really wrote between kills
     assert len(acknowledged) == len(report["acknowledged"])
 
     conn = apsw.Connection(str(home / "relay.db"))
