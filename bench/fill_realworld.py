@@ -31,7 +31,7 @@ from tests.realworld_scoring import (
     corpus_pages,
     load_facts,
     prepare,
-    score_page,
+    score_pages,
     tally,
     violations,
 )
@@ -58,12 +58,9 @@ def main() -> None:
         relay_browser(args.profile, home=Path(home)) as browser,
     ):
         log = prepare(browser)
-        for spec in pages:
-            for mode, strip in MODES:
-                score = score_page(
-                    browser, log, server.url(spec.path), spec, facts, strip_autocomplete=strip
-                )
-                results[mode].append(score)
+        jobs = [(spec, strip) for spec in pages for _, strip in MODES]
+        for score in score_pages(browser, log, server, jobs, facts):
+            results[score.mode].append(score)
     elapsed = time.perf_counter() - started
 
     print_pages(results)

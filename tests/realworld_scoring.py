@@ -5,7 +5,7 @@ Chromium heuristics pages come with an `output/*.out` file naming each field's t
 Expected values come from the profile, with the tolerance a person would accept (phone by digits,
 state as code or name, country as code or name in several languages, and so on).
 
-The runner (`score_page`) is shared by bench/fill_realworld.py and tests/test_realworld_corpus.py.
+The runner (`score_pages`) is shared by bench/fill_realworld.py and tests/test_realworld_corpus.py.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections import deque
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
 
     from bridge.driver.report import FieldReport
     from bridge.driver.session import RelayBrowser
+    from bridge.driver.static_server import StaticServer
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "realworld"
@@ -584,41 +587,68 @@ def prepare(browser: RelayBrowser) -> NavigationLog:
     return log
 
 
+# Pages opened before their turn: a person opens a page some time before pressing Fill, and the
+# Fill waits (within a bound) for an application that may still arrive on a page just loaded.
+# Opening a few pages ahead spends that wait while earlier pages are filled.
+OPEN_AHEAD = 3
+
+
+def score_pages(
+    browser: RelayBrowser,
+    log: NavigationLog,
+    server: StaticServer,
+    jobs: Sequence[tuple[CorpusPage, bool]],
+    facts: Facts,
+) -> Iterator[PageScore]:
+    """Score each (page, strip autocomplete) in order, each in its own tab, OPEN_AHEAD ahead."""
+    opened: deque[Page] = deque()
+    try:
+        for i, (spec, strip) in enumerate(jobs):
+            while len(opened) <= OPEN_AHEAD and i + len(opened) < len(jobs):
+                opened.append(browser.open(server.url(jobs[i + len(opened)][0].path)))
+            page = opened.popleft()
+            try:
+                yield score_page(browser, log, page, spec, facts, strip_autocomplete=strip)
+            finally:
+                page.close()
+    finally:
+        for page in opened:
+            page.close()
+
+
 def score_page(
     browser: RelayBrowser,
     log: NavigationLog,
-    url: str,
+    page: Page,
     spec: CorpusPage,
     facts: Facts,
     *,
     strip_autocomplete: bool,
 ) -> PageScore:
-    page = browser.open(url)
-    try:
-        if strip_autocomplete:
-            page.evaluate(STRIP_AUTOCOMPLETE_JS)
-        before = read_controls(page, spec)
-        loads = log.count(page)
-        outcome = browser.fill(page)
-        after = read_controls(page, spec)
-        report = outcome.report
-        result = PageScore(
-            page=spec.name,
-            mode="no-autocomplete" if strip_autocomplete else "as-is",
-            fill_ok=report.ok,
-            fill_error=str((report.error or {}).get("message", "")),
-            submits=report.page_submits or 0,
-            navigations=max(report.navigations, log.count(page) - loads),
-            fill_ms=report.timings_ms.get("fill", 0.0),
-        )
-        result.fields, result.missing = score_controls(
-            spec, before, after, facts, decisions_by_tail(report.fields)
-        )
-        if spec.kind == "ddg":  # labelled in the markup, yet not in the page the browser built
-            result.missing = max(result.missing, spec.labelled - len(result.fields))
-        return result
-    finally:
-        page.close()
+    """Fill one open page and score its controls against the page's labels."""
+    page.bring_to_front()
+    if strip_autocomplete:
+        page.evaluate(STRIP_AUTOCOMPLETE_JS)
+    before = read_controls(page, spec)
+    loads = log.count(page)
+    outcome = browser.fill(page)
+    after = read_controls(page, spec)
+    report = outcome.report
+    result = PageScore(
+        page=spec.name,
+        mode="no-autocomplete" if strip_autocomplete else "as-is",
+        fill_ok=report.ok,
+        fill_error=str((report.error or {}).get("message", "")),
+        submits=report.page_submits or 0,
+        navigations=max(report.navigations, log.count(page) - loads),
+        fill_ms=report.timings_ms.get("fill", 0.0),
+    )
+    result.fields, result.missing = score_controls(
+        spec, before, after, facts, decisions_by_tail(report.fields)
+    )
+    if spec.kind == "ddg":  # labelled in the markup, yet not in the page the browser built
+        result.missing = max(result.missing, spec.labelled - len(result.fields))
+    return result
 
 
 # --- tallies ------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from tests.realworld_scoring import (
     expect_ddg,
     load_facts,
     prepare,
-    score_page,
+    score_pages,
     verdict,
 )
 
@@ -61,10 +61,7 @@ def scores(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[
     browser: RelayBrowser
     with StaticServer(CORPUS) as server, relay_browser(SAMPLE_PROFILE, home=home) as browser:
         log = prepare(browser)
-        yield [
-            score_page(browser, log, server.url(p.path), p, facts, strip_autocomplete=True)
-            for p in pages
-        ]
+        yield list(score_pages(browser, log, server, [(p, True) for p in pages], facts))
 
 
 def test_corpus_is_present() -> None:

@@ -35,7 +35,9 @@ SETTLE_MS = 150
 # Find the tab showing the page and run the toolbar's Fill on it.
 _TRIGGER_FILL = """async (url) => {
     const tabs = await chrome.tabs.query({});
-    const tab = tabs.find((t) => t.url === url) || tabs.find((t) => t.active);
+    // The page brought to front, when several tabs show the same address.
+    const tab = tabs.find((t) => t.active && t.url === url) || tabs.find((t) => t.url === url)
+        || tabs.find((t) => t.active);
     return await globalThis.relayFill(tab ? tab.id : undefined);
 }"""
 
