@@ -7,6 +7,8 @@ screenshots of each go to docs/images/ (looked at, and shown in the user guide).
 
 from __future__ import annotations
 
+import base64
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -192,8 +194,11 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     browser, server = session
     console = open_console(browser)
     if not ask(console, "profiles.list")["profiles"]:  # run on its own: a profile to start from
-        ask(console, "profile.import", {"name": "ada", "text": (
-            REPO / "demo" / "profile" / "sample.json").read_text(encoding="utf-8")})
+        sample = json.loads((REPO / "demo" / "profile" / "sample.json").read_text(encoding="utf-8"))
+        sample.get("application", {}).pop("documents", None)
+        ask(console, "profile.import", {"name": "ada", "text": json.dumps(sample), "resume": {
+            "name": RESUME_PDF.name,
+            "data_b64": base64.b64encode(RESUME_PDF.read_bytes()).decode("ascii")}})
         console.reload()
         console.wait_for_selector("body[data-ready=true]")
 
@@ -227,7 +232,8 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     assert "ada-research.pdf" in attached, attached
     panel.close()
     form.close()
-    other = browser.open(server.url(FORM.removesuffix("index.html")))  # another address: another job
+    # Another address is another job: the default resume.
+    other = browser.open(server.url(FORM.removesuffix("index.html")))
     other_outcome = browser.fill(other)
     assert default_name in [f.value for f in other_outcome.report.fields]
     other.close()
@@ -274,16 +280,22 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     console.wait_for_selector("#caps-saved:has-text('Saved')")
     assert "$0.25" in console.locator("#left-today").inner_text()
     assert ask(console, "spending.get")["cap_per_day_usd"] == 0.25
-    console.fill("#model-fast", "openai/fast-model")
+    # A model litellm has a price for, served by the tests' local server: the test call costs.
+    console.fill("#model-fast", "openai/gpt-4o-mini")
     console.fill("#api-base", llm_server.base_url)
     console.locator("#models-form button[type=submit]").click()
     console.wait_for_selector("#models-saved:has-text('Saved')")
-    llm_server.reset(lambda body: Reply({"fields": {"ok": "yes"}}, tokens_in=400, tokens_out=20))
+    llm_server.reset(lambda body: Reply({"fields": {"ok": "yes"}}, tokens_in=100_000,
+                                        tokens_out=10_000))
     console.locator("#model-test").click()
     result = console.locator("#model-test-result:not(:has-text('Asking'))")
     assert "The model answered" in result.inner_text(timeout=60_000)
     assert len(llm_server.requests) == 1
-    console.wait_for_selector("#chart-days rect.bar", state="attached")  # the call, in the chart
+    spending = ask(console, "spending.get")
+    assert spending["spent_today_usd"] > 0
+    assert spending["left_today_usd"] == pytest.approx(0.25 - spending["spent_today_usd"])
+    console.wait_for_selector(f"#left-today:has-text('${spending['left_today_usd']:.2f}')")
+    console.wait_for_selector("#chart-days rect.bar")  # today's spending, drawn
     page_checked(console, "11-spending-models")
 
     # Activity: the model call and the settings just made, searchable.
@@ -304,6 +316,11 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     assert stored == ["boards.greenhouse.io"]
     console.wait_for_selector("#encryption-note:not(:empty)")
     page_checked(console, "13-settings")
+    refused = browser.open(server.url(FORM))  # 127.0.0.1 is not a listed site
+    refused_outcome = browser.fill(refused)
+    assert not refused_outcome.report.ok
+    assert "E_SITE_NOT_ALLOWED" in str(refused_outcome.report.error)
+    refused.close()
     console.locator("#site-list button").click()  # back to any site, for the tests that follow
     console.wait_for_selector("#site-list li.empty")
     console.close()

@@ -17,9 +17,10 @@ function svg(tag, attrs) {
  * @param {(label: string) => string} short the axis label for a period
  */
 export function barChart(id, caption, rows, short) {
-  const width = 640;
-  const height = 180;
-  const pad = { top: 12, bottom: 28, left: 8, right: 8 };
+  // About the size it is drawn at, so its labels read at the page's own text size.
+  const width = 400;
+  const height = 150;
+  const pad = { top: 10, bottom: 26, left: 6, right: 6 };
   const max = Math.max(...rows.map((r) => r.usd), 0.0001);
   const slot = (width - pad.left - pad.right) / Math.max(rows.length, 1);
   const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-labelledby": `${id}-title` });

@@ -41,7 +41,7 @@ export const reason = (err) => (err instanceof Error ? err.message : String(err)
  * @param {HTMLElement} box @param {"ok"|"bad"|""} kind @param {string} text
  */
 export function tell(box, kind, text) {
-  box.className = `saved ${kind === "bad" ? "bad" : ""}`.trim();
+  box.className = { ok: "saved", bad: "saved bad", "": "saved plain" }[kind];
   box.textContent = text;
 }
 

@@ -44,14 +44,13 @@ const keyLine = el("p", { id: "key-source" });
 modelsBody.append(
   el("form", { id: "models-form", class: "grid", novalidate: true, onsubmit: (/** @type {SubmitEvent} */ e) => void saveModels(e) },
     ...tierInputs.map((t) => t.field), apiBase.field,
-    el("div", { class: "actions wide" }, el("button", { type: "submit", class: "primary", text: "Save models" }), modelsStatus)),
+    el("div", { class: "actions wide" }, el("button", { type: "submit", class: "primary", text: "Save models" }),
+      el("button", { type: "button", id: "model-test", text: "Test the model", onclick: () => void testModel() }), modelsStatus)),
+  testResult,
   el("h3", { text: "API key" }), keyLine,
   el("form", { id: "key-form", class: "grid", novalidate: true, onsubmit: (/** @type {SubmitEvent} */ e) => void saveKey(e) },
     provider.field, key.field,
-    el("div", { class: "actions wide" }, el("button", { type: "submit", class: "primary", text: "Keep the key in the keyring" }), keyStatus)),
-  el("div", { class: "actions" },
-    el("button", { type: "button", id: "model-test", text: "Test the model", onclick: () => void testModel() })),
-  testResult);
+    el("div", { class: "actions wide" }, el("button", { type: "submit", class: "primary", text: "Keep the key in the keyring" }), keyStatus)));
 
 /** @param {string} label @param {string} value @param {string} [id] */
 const card = (label, value, id) => el("div", { class: "card", id }, el("span", { class: "note", text: label }), el("strong", { text: value }));
