@@ -295,7 +295,7 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     assert spending["spent_today_usd"] > 0
     assert spending["left_today_usd"] == pytest.approx(0.25 - spending["spent_today_usd"])
     console.wait_for_selector(f"#left-today:has-text('${spending['left_today_usd']:.2f}')")
-    console.wait_for_selector("#chart-days rect.bar")  # today's spending, drawn
+    console.wait_for_selector("#chart-days rect.spent")  # today's spending, drawn
     page_checked(console, "11-spending-models")
 
     # Activity: the model call and the settings just made, searchable.

@@ -30,7 +30,7 @@ export function barChart(id, caption, rows, short) {
   rows.forEach((r, i) => {
     const h = Math.max((r.usd / max) * (height - pad.top - pad.bottom), r.usd > 0 ? 2 : 0);
     const x = pad.left + i * slot + slot * 0.15;
-    const bar = svg("rect", { x, y: height - pad.bottom - h, width: slot * 0.7, height: h, rx: 3, class: "bar" });
+    const bar = svg("rect", { x, y: height - pad.bottom - h, width: slot * 0.7, height: h, rx: 3, class: r.usd > 0 ? "bar spent" : "bar" });
     const tip = svg("title", {});
     tip.textContent = `${r.label}: ${money(r.usd)}`;
     bar.append(tip);

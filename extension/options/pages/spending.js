@@ -52,6 +52,20 @@ modelsBody.append(
     provider.field, key.field,
     el("div", { class: "actions wide" }, el("button", { type: "submit", class: "primary", text: "Keep the key in the keyring" }), keyStatus)));
 
+// Periods as the ledger writes them (UTC dates), every one shown, so the chart reads as time.
+/** @param {number} n */
+const lastDays = (n) => Array.from({ length: n }, (_, i) => new Date(Date.now() - (n - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+/** @param {number} n */
+function lastMonths(n) {
+  const now = new Date();
+  return Array.from({ length: n }, (_, i) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (n - 1 - i), 1)).toISOString().slice(0, 7));
+}
+/** @param {any[]} rows @param {string} key @param {string[]} periods */
+function series(rows, key, periods) {
+  const spent = new Map(rows.map((r) => [r[key], r.usd]));
+  return periods.map((label) => ({ label, usd: spent.get(label) ?? 0 }));
+}
+
 /** @param {string} label @param {string} value @param {string} [id] */
 const card = (label, value, id) => el("div", { class: "card", id }, el("span", { class: "note", text: label }), el("strong", { text: value }));
 
@@ -65,8 +79,8 @@ export async function show() {
       card("This month", money(month && month.month === new Date().toISOString().slice(0, 7) ? month.usd : 0)),
       card("Since you started", money(s.total_usd)));
     charts.replaceChildren(
-      barChart("chart-days", "Per day (last 31 days)", s.by_day.map((/** @type {any} */ d) => ({ label: d.day, usd: d.usd })), (l) => l.slice(5)),
-      barChart("chart-months", "Per month", s.by_month.map((/** @type {any} */ m) => ({ label: m.month, usd: m.usd })), (l) => l));
+      barChart("chart-days", "Per day (last 14 days)", series(s.by_day, "day", lastDays(14)), (l) => l.slice(5)),
+      barChart("chart-months", "Per month (last 6 months)", series(s.by_month, "month", lastMonths(6)), (l) => l));
     capFill.box.value = String(s.cap_per_fill_usd);
     capDay.box.value = String(s.cap_per_day_usd);
     for (const t of tierInputs) t.box.value = t.box.dataset.was = s.models[t.tier] ?? "";
