@@ -266,7 +266,7 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     console.fill("#answers-search", "hear")
     console.wait_for_selector("#answers-table[data-query=hear] tr:has-text('How did you hear')")
     answer_row = console.locator("#answers-table tr[data-answer]").first
-    assert "Your application" in answer_row.inner_text()
+    assert "Your application to Backend Engineer at Acme Robotics" in answer_row.inner_text()
     answer_row.locator("input").fill("A friend at Acme")
     answer_row.locator("button:has-text('Save')").click()
     console.wait_for_selector("#answers-body .saved:has-text('Saved')")

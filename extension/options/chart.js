@@ -35,8 +35,8 @@ export function barChart(id, caption, rows, short) {
     tip.textContent = `${r.label}: ${money(r.usd)}`;
     bar.append(tip);
     chart.append(bar);
-    // Every label when few, else every few, so they never overlap.
-    if (rows.length <= 12 || i % Math.ceil(rows.length / 8) === 0 || i === rows.length - 1) {
+    // Every label when few, else every few counted back from the newest, so they never overlap.
+    if (rows.length <= 8 || (rows.length - 1 - i) % Math.ceil(rows.length / 7) === 0) {
       const text = svg("text", { x: x + slot * 0.35, y: height - 8, "text-anchor": "middle", class: "tick" });
       text.textContent = short(r.label);
       chart.append(text);

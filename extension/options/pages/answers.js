@@ -17,10 +17,13 @@ const table = el("table", { class: "list", id: "answers-table" },
 
 body.append(el("div", { class: "toolbar" }, field), status, table);
 
+/** @type {Map<number, string>} each application's job, to say where an answer came from */
+let jobs = new Map();
+
 /** @param {any} answer */
 function origin(answer) {
   const from = answer.application_id
-    ? `Your application #${answer.application_id}`
+    ? `Your application to ${jobs.get(answer.application_id) ?? `#${answer.application_id}`}`
     : answer.origin === "saved" ? "“Save this answer” in the review" : answer.origin || "Saved";
   const used = answer.used_count ? `, used ${answer.used_count} time${answer.used_count === 1 ? "" : "s"}` : "";
   return `${from}, ${when(answer.updated_at)}${used}`;
@@ -60,7 +63,10 @@ function row(answer) {
 export async function show() {
   try {
     const query = input.value.trim();
-    const { answers } = await ask("answers.list", { query, limit: 500 });
+    const [{ answers }, { applications }] = await Promise.all([
+      ask("answers.list", { query, limit: 500 }), ask("applications.list", { limit: 1000 })]);
+    jobs = new Map(applications.map((/** @type {any} */ a) => [a.application_id,
+      [a.job_title || a.page_title, a.company].filter(Boolean).join(" at ") || a.url]));
     rows.replaceChildren(...answers.map(row));
     table.dataset.query = query; // what the rows shown answer (tests wait for it)
     if (!answers.length) {

@@ -86,7 +86,7 @@ async function open(id) {
         el("tbody", {}, ...application.fields.map((/** @type {any} */ f) => el("tr", {},
           el("td", {}, f.label || f.field_id, f.section ? el("span", { class: "note", text: f.section }) : null),
           el("td", { class: "value", text: f.value }),
-          el("td", { text: SET_BY[/** @type {keyof typeof SET_BY} */ (f.set_by)] ?? f.set_by })))),
+          el("td", { text: f.value ? SET_BY[/** @type {keyof typeof SET_BY} */ (f.set_by)] ?? f.set_by : "Left empty" })))),
       ),
       el("button", { type: "button", text: "Close", onclick: () => { detail.hidden = true; } }));
     detail.hidden = false;
