@@ -227,7 +227,7 @@ class Runtime:
         for decision in decisions:
             decision.why = plain_reason(decision)
             if decision.action is Action.ATTACH:
-                self._attach_document(decision, loaded)
+                self._attach_document(decision, loaded, profile_name, request.url)
             if decision.action is not Action.NONE:
                 seq += 1
                 decision.seq = seq
@@ -396,11 +396,18 @@ class Runtime:
         except Exception as exc:  # the next Fill's search embeds what is missing
             log.warning("saved answers not indexed yet: %s", exc)
 
-    def _attach_document(self, decision: FieldDecision, loaded: LoadedProfile) -> None:
+    def _attach_document(
+        self, decision: FieldDecision, loaded: LoadedProfile, profile_name: str, url: str
+    ) -> None:
+        from bridge import documents
         from bridge.forms import Action
 
         cover = decision.key.endswith("coverLetter")
-        path = loaded.document_path("coverLetter" if cover else "resume")
+        doc_kind: documents.Kind = "coverLetter" if cover else "resume"
+        # The file the person chose for this job, else the profile's default.
+        chosen = documents.chosen(self.home, profile_name, url, doc_kind) if profile_name else ""
+        path = documents.resolve(loaded.base_dir, chosen) if chosen else None
+        path = path or loaded.document_path(doc_kind)
         kind = "cover letter" if cover else "resume"
         if path is None or decision.file is None:
             decision.action = Action.NONE

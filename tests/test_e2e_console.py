@@ -1,10 +1,14 @@
-"""The console's first run in Chromium, with no terminal step after `relay install`: a new person
-imports the sample PDF resume, confirms the facts, answers the job questions and fills a job form
-from them; then edits one profile field and sees the next Fill use it. axe-core checks the page;
-screenshots of each console page go to out/screenshots/ (to look at, and for the user guide)."""
+"""The console in Chromium, with no terminal step after `relay install`: a new person imports the
+sample PDF resume, confirms the facts, answers the job questions and fills a job form from them;
+edits one profile field and sees the next Fill use it; adds a second resume and picks it for one
+job in the side panel; submits an application and finds it in the console; sets a daily cap and
+sees what is left; tests the model (the tests' local server). axe-core checks every page;
+screenshots of each go to docs/images/ (looked at, and shown in the user guide)."""
 
 from __future__ import annotations
 
+import base64
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,13 +18,15 @@ import pytest
 from bridge.driver.session import RelayBrowser, relay_browser
 from bridge.driver.static_server import StaticServer
 from tests.conftest import FIXTURES, REPO, SHARED
+from tests.llm_server import LlmServer, Reply, llm_server, llm_server_session  # noqa: F401
 
 pytestmark = pytest.mark.e2e
 
 RESUME_PDF = SHARED / "profiles" / "ada-lovelace-resume.pdf"
 AXE = REPO / "tests" / "vendor" / "axe-core" / "axe.min.js"
-SHOTS = REPO / "out" / "screenshots"
-FORM = "greenhouse-new/index.html"
+SHOTS = REPO / "docs" / "images"
+FORM = "ats/greenhouse-new/index.html"
+SUBMIT_FORM = "pages/learning/first.html"
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +34,7 @@ def session(tmp_path_factory: pytest.TempPathFactory,
             chromium: str) -> Iterator[tuple[RelayBrowser, StaticServer]]:
     home: Path = tmp_path_factory.mktemp("relay-home-console")
     # No profile file: the bridge fills from its store, which starts empty, as for a new person.
-    with StaticServer(FIXTURES / "ats") as server, relay_browser(None, home=home) as browser:
+    with StaticServer(FIXTURES) as server, relay_browser(None, home=home) as browser:
         yield browser, server
 
 
@@ -97,7 +103,7 @@ def test_first_run_resume_to_fill_then_an_edit_is_used(
     console.keyboard.press("Enter")
     console.wait_for_selector("#questions:not([hidden])")
     assert "Saved the details you confirmed" in console.locator("#import-message").inner_text()
-    assert console.evaluate("() => document.activeElement.id") == "q-countries"
+    console.wait_for_function("() => document.activeElement.id === 'q-countries'")
     stored = ask(console, "profile.get")["profile"]
     assert stored["basics"]["email"] == "ada.lovelace@example.com"
     assert "highlights" not in stored["work"][1]  # the fact the person unticked
@@ -158,4 +164,163 @@ def test_first_run_resume_to_fill_then_an_edit_is_used(
     outcome = browser.fill(form)
     assert field(outcome, "Email") == "ada@analytical.example"
     form.close()
+    console.close()
+
+
+def go(console: Any, page: str) -> None:
+    """Open a console page from its navigation link, by keyboard."""
+    console.locator(f"nav.pages a[data-page='{page}']").focus()
+    console.keyboard.press("Enter")
+    console.wait_for_selector(f"body[data-page='{page}']")
+
+
+def page_checked(console: Any, name: str) -> None:
+    """Every console page: no serious axe violation, nothing sideways at 200% zoom, a screenshot."""
+    assert axe_violations(console) == [], name
+    console.set_viewport_size({"width": 550, "height": 900})
+    assert console.evaluate("() => document.documentElement.scrollWidth <= innerWidth"), name
+    console.set_viewport_size({"width": 1100, "height": 900})
+    shot(console, name)
+
+
+_TAB_ID = "async (url) => (await chrome.tabs.query({})).find((t) => t.url === url).id"
+_APPS = """async () => (await chrome.runtime.sendMessage(
+    {relay_bg: 'bridge', type: 'applications.list', payload: {}})).result.applications.length"""
+
+
+def test_resume_per_job_applications_answers_spending_activity_settings(
+    session: tuple[RelayBrowser, StaticServer], llm_server: LlmServer,  # noqa: F811
+) -> None:
+    browser, server = session
+    console = open_console(browser)
+    if not ask(console, "profiles.list")["profiles"]:  # run on its own: a profile to start from
+        sample = json.loads((REPO / "demo" / "profile" / "sample.json").read_text(encoding="utf-8"))
+        sample.get("application", {}).pop("documents", None)
+        ask(console, "profile.import", {"name": "ada", "text": json.dumps(sample), "resume": {
+            "name": RESUME_PDF.name,
+            "data_b64": base64.b64encode(RESUME_PDF.read_bytes()).decode("ascii")}})
+        console.reload()
+        console.wait_for_selector("body[data-ready=true]")
+
+    # A second resume on the Profile page; the first stays the default.
+    console.wait_for_selector("#documents:not([hidden])")
+    console.set_input_files("#add-resume", files=[{
+        "name": "ada-research.pdf", "mimeType": "application/pdf",
+        "buffer": RESUME_PDF.read_bytes()}])
+    console.wait_for_selector("#documents-saved:has-text('ada-research.pdf')")
+    default = console.locator("#documents input[name=resume-default]:checked + label")
+    default_name = default.inner_text()
+    assert default_name != "ada-research.pdf"
+    page_checked(console, "7-profiles-documents")
+
+    # In the side panel, before Fill: this job gets the research resume; another job the default.
+    form = browser.open(server.url(FORM))
+    tab_id = int(browser.worker.evaluate(_TAB_ID, form.url))
+    extension_id = browser.worker.url.split("/")[2]
+    panel = browser.context.new_page()
+    panel.set_viewport_size({"width": 360, "height": 700})
+    panel.goto(f"chrome-extension://{extension_id}/sidepanel/panel.html?tab={tab_id}")
+    panel.wait_for_selector("#fill-with[data-ready=true]")
+    assert panel.locator("#fill-with-profile").input_value() == "ada"
+    panel.locator("#fill-with-resume").select_option(label="ada-research.pdf")
+    panel.wait_for_selector("#fill-with-said:has-text('ada-research.pdf')")
+    assert axe_violations(panel) == []
+    shot(panel, "8-side-panel-fill-with")
+    outcome = browser.fill(form)
+    assert outcome.report.ok, outcome.report.error
+    attached = [f.value for f in outcome.report.fields if f.value.endswith(".pdf")]
+    assert "ada-research.pdf" in attached, attached
+    panel.close()
+    form.close()
+    # Another address is another job: the default resume.
+    other = browser.open(server.url(FORM.removesuffix("index.html")))
+    other_outcome = browser.fill(other)
+    assert default_name in [f.value for f in other_outcome.report.fields]
+    other.close()
+
+    # The person submits an application Relay filled; it shows in the console.
+    apply = browser.open(server.url(SUBMIT_FORM))
+    assert browser.fill(apply).report.ok
+    apply.fill("#heard", "A friend told me")
+    assert apply.evaluate("window.__fixtureSubmits") == 0  # Relay submitted nothing
+    apply.click("#send")  # the person's own Submit
+    console.wait_for_function(_APPS, polling=200, timeout=20_000)
+    go(console, "applications-page")
+    row = console.locator("#applications-table tr[data-application]").first
+    assert "Backend Engineer at Acme Robotics" in row.inner_text()
+    row.locator("select").select_option("interviewing")
+    console.wait_for_selector("#applications-body .saved:has-text('Interviewing')")
+    console.select_option("#applications-filter", "offer")
+    console.wait_for_selector("#applications-table td.empty")
+    console.select_option("#applications-filter", "interviewing")
+    row.locator("button.link").click()
+    console.wait_for_selector("#application-detail:not([hidden])")
+    detail = console.locator("#application-detail").inner_text()
+    assert "A friend told me" in detail and "You" in detail
+    page_checked(console, "9-applications")
+    apps = ask(console, "applications.list")["applications"]
+    assert apps[0]["status"] == "interviewing"
+
+    # Saved answers: the one the person typed is there, with where it came from; it can change.
+    go(console, "answers-page")
+    console.fill("#answers-search", "hear")
+    console.wait_for_selector("#answers-table[data-query=hear] tr:has-text('How did you hear')")
+    answer_row = console.locator("#answers-table tr[data-answer]").first
+    assert "Your application to Backend Engineer at Acme Robotics" in answer_row.inner_text()
+    answer_row.locator("input").fill("A friend at Acme")
+    answer_row.locator("button:has-text('Save')").click()
+    console.wait_for_selector("#answers-body .saved:has-text('Saved')")
+    assert any(a["value"] == "A friend at Acme" for a in ask(console, "answers.list")["answers"])
+    page_checked(console, "10-saved-answers")
+
+    # Spending: a daily cap, and what it leaves today; then the model, tested.
+    go(console, "spending-page")
+    console.fill("#cap-day", "0.25")
+    console.locator("#caps-form button[type=submit]").click()
+    console.wait_for_selector("#caps-saved:has-text('Saved')")
+    assert "$0.25" in console.locator("#left-today").inner_text()
+    assert ask(console, "spending.get")["cap_per_day_usd"] == 0.25
+    # A model litellm has a price for, served by the tests' local server: the test call costs.
+    console.fill("#model-fast", "openai/gpt-4o-mini")
+    console.fill("#api-base", llm_server.base_url)
+    console.locator("#models-form button[type=submit]").click()
+    console.wait_for_selector("#models-saved:has-text('Saved')")
+    llm_server.reset(lambda body: Reply({"fields": {"ok": "yes"}}, tokens_in=100_000,
+                                        tokens_out=10_000))
+    console.locator("#model-test").click()
+    result = console.locator("#model-test-result:not(:has-text('Asking'))")
+    assert "The model answered" in result.inner_text(timeout=60_000)
+    assert len(llm_server.requests) == 1
+    spending = ask(console, "spending.get")
+    assert spending["spent_today_usd"] > 0
+    assert spending["left_today_usd"] == pytest.approx(0.25 - spending["spent_today_usd"])
+    console.wait_for_selector(f"#left-today:has-text('${spending['left_today_usd']:.2f}')")
+    console.wait_for_selector("#chart-days rect.spent")  # today's spending, drawn
+    page_checked(console, "11-spending-models")
+
+    # Activity: the model call and the settings just made, searchable.
+    go(console, "activity-page")
+    console.fill("#activity-search", "model.call")
+    console.wait_for_selector("#activity-count:has-text('match')")
+    assert "model.call" in console.locator("#activity-table tbody").inner_text()
+    console.fill("#activity-search", "")
+    console.wait_for_selector("#activity-count:not(:has-text('match'))")
+    page_checked(console, "12-activity")
+
+    # Settings: the sites Relay may run on (the `sites` setting), encryption at rest.
+    go(console, "settings-page")
+    console.fill("#site-new", "https://Boards.Greenhouse.io/acme")
+    console.keyboard.press("Enter")
+    console.wait_for_selector("#site-list li:has-text('boards.greenhouse.io')")
+    stored = console.evaluate("async () => (await chrome.storage.local.get('sites')).sites")
+    assert stored == ["boards.greenhouse.io"]
+    console.wait_for_selector("#encryption-note:not(:empty)")
+    page_checked(console, "13-settings")
+    refused = browser.open(server.url(FORM))  # 127.0.0.1 is not a listed site
+    refused_outcome = browser.fill(refused)
+    assert not refused_outcome.report.ok
+    assert "E_SITE_NOT_ALLOWED" in str(refused_outcome.report.error)
+    refused.close()
+    console.locator("#site-list button").click()  # back to any site, for the tests that follow
+    console.wait_for_selector("#site-list li.empty")
     console.close()

@@ -43,6 +43,18 @@ ACTIONS: dict[str, str] = {
     "profile.check": "bridge.actions.profile_check",
     "profiles.list": "bridge.actions.profiles_list",
     "profile.activate": "bridge.actions.profile_activate",
+    "activity.list": "bridge.actions.activity_list",
+    "spending.get": "bridge.actions.spending_get",
+    "settings.set": "bridge.actions.settings_set",
+    "key.set": "bridge.actions.key_set",
+    "model.test": "bridge.actions.model_test",
+    "encryption.status": "bridge.actions.encryption_status",
+    "encryption.set": "bridge.actions.encryption_set",
+    "profile.export": "bridge.actions.profile_export",
+    "profile.delete": "bridge.actions.profile_delete",
+    "documents.list": "bridge.actions.documents_list",
+    "document.add": "bridge.actions.document_add",
+    "document.choose": "bridge.actions.document_choose",
 }
 
 

@@ -94,7 +94,8 @@ def _model_steps(runtime: Runtime) -> tuple[Step, Step]:
                 f"No API key for {config.key_provider} in the system keyring: Relay fills from "
                 "its rules only and leaves open questions to you."
             ),
-            fix=f"To let a model draft open answers, run `relay key set {config.key_provider}`.",
+            fix=("To let a model draft open answers, add its API key under Spending & models "
+                 f"(or run `relay key set {config.key_provider}`)."),
         )
     midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
     spent = StoreLlmLedger(runtime.store(), CachedAnswer).spent_usd_since(midnight)
@@ -105,6 +106,7 @@ def _model_steps(runtime: Runtime) -> tuple[Step, Step]:
             f"Spent ${spent:.2f} of ${config.cap_per_day_usd:.2f} today; ${left:.2f} left. "
             f"At most ${config.cap_per_fill_usd:.2f} per fill."
         ),
-        fix="" if left > 0 else "The daily cap is reached: model calls resume tomorrow.",
+        fix="" if left > 0 else ("The daily cap is reached: model calls resume tomorrow, or "
+                                 "raise the cap under Spending & models."),
     )
     return model, spending

@@ -11,7 +11,8 @@ import getpass
 import sys
 from typing import Any
 
-from bridge.llm.config import KEYRING_SERVICE, Tier, load_config
+from bridge.llm import keys
+from bridge.llm.config import Tier, load_config
 
 
 def register(subparsers: Any) -> None:
@@ -33,19 +34,6 @@ def register(subparsers: Any) -> None:
     status.set_defaults(func=run_status)
 
 
-def _keyring() -> Any:
-    import keyring
-    from keyring.backends import fail
-
-    backend = keyring.get_keyring()
-    if isinstance(backend, fail.Keyring):
-        raise RuntimeError(
-            "no secure keyring on this machine (no desktop session?); set RELAY_LLM_API_KEY "
-            "in the environment instead"
-        )
-    return keyring
-
-
 def _read_secret() -> str:
     if sys.stdin.isatty():
         return getpass.getpass("API key (input hidden): ").strip()
@@ -54,33 +42,26 @@ def _read_secret() -> str:
 
 def run_set(args: argparse.Namespace) -> int:
     try:
-        keyring = _keyring()
-    except RuntimeError as exc:
+        keys.keyring_or_fail()  # before the prompt: no keyring, nothing to type
+        secret = _read_secret()
+        if not secret:
+            print("relay key: no key given; nothing stored", file=sys.stderr)
+            return 1
+        keys.store_key(args.provider, secret)
+    except keys.NoKeyring as exc:
         print(f"relay key: {exc}", file=sys.stderr)
         return 1
-    secret = _read_secret()
-    if not secret:
-        print("relay key: no key given; nothing stored", file=sys.stderr)
-        return 1
-    keyring.set_password(KEYRING_SERVICE, args.provider, secret)
     print(f"stored the {args.provider} key in the OS keyring")
     return 0
 
 
 def run_delete(args: argparse.Namespace) -> int:
     try:
-        keyring = _keyring()
-    except RuntimeError as exc:
+        removed = keys.delete_key(args.provider)
+    except keys.NoKeyring as exc:
         print(f"relay key: {exc}", file=sys.stderr)
         return 1
-    from keyring.errors import PasswordDeleteError
-
-    try:
-        keyring.delete_password(KEYRING_SERVICE, args.provider)
-    except PasswordDeleteError:
-        print(f"no {args.provider} key was stored")
-        return 0
-    print(f"removed the {args.provider} key")
+    print(f"removed the {args.provider} key" if removed else f"no {args.provider} key was stored")
     return 0
 
 

@@ -27,6 +27,7 @@ class ErrorCode(StrEnum):
     UNAUTHORIZED = "E_UNAUTHORIZED"  # HTTP: no bearer token, or not Relay's
     HOST_REFUSED = "E_HOST_REFUSED"  # HTTP: the Host header names another server (DNS rebinding)
     BODY_TOO_LARGE = "E_BODY_TOO_LARGE"  # HTTP: the request body is over the limit
+    NO_KEYRING = "E_NO_KEYRING"  # no secure OS keyring to keep an API key or store key in
 
 
 class RelayError(Exception):

@@ -10,6 +10,7 @@ import { awaitApplication } from "./arrival.js";
 import { listFrames, resolveTab, sendToFrame } from "./frames.js";
 import { hideFieldsOfHiddenFrames } from "./hidden_frames.js";
 import { RelayError, asRelayError } from "./native-port.js";
+import { readSettings, siteAllowed } from "../shared/settings.js";
 import { fillSummary } from "../shared/counts.js";
 
 const SNAPSHOT_TIMEOUT_MS = 15_000;
@@ -82,6 +83,10 @@ export function createFill(port, deliveries, guard) {
     const t0 = performance.now();
     const outcome = emptyOutcome(tabId);
     try {
+      // The console's "Sites Relay may run on" (shared/settings.js): none listed is any site.
+      if (!siteAllowed(tab.url ?? "", (await readSettings()).sites)) {
+        throw new RelayError("E_SITE_NOT_ALLOWED", "Relay is not allowed on this site. Add it in the console: Settings, Sites Relay may run on.");
+      }
       // 1–2. Snapshot every frame; one plan for the whole tab, recorded before anything is applied.
       const { plan, snap } = await planFor(tab, options, outcome, t0, true);
 

@@ -106,8 +106,16 @@ chrome.tabs.onRemoved.addListener((tabId) => {
 const CONSOLE_URL = chrome.runtime.getURL("options/");
 const CONSOLE_TYPES = new Set([
   "status", "profile.import", "profile.extract", "profile.get", "profile.update", "profile.check",
-  "profiles.list", "profile.activate",
+  "profiles.list", "profile.activate", "profile.export", "profile.delete",
+  "documents.list", "document.add", "document.choose",
+  "answers.list", "answers.update", "answers.delete",
+  "applications.list", "application.get", "application.update",
+  "spending.get", "settings.set", "key.set", "model.test", "activity.list",
+  "encryption.status", "encryption.set",
 ]);
+// The side panel switches profile and resume for the job in its tab, and nothing else.
+const PANEL_URL = chrome.runtime.getURL("sidepanel/");
+const PANEL_TYPES = new Set(["profiles.list", "profile.activate", "documents.list", "document.choose"]);
 
 // Requests from Relay's own page UI (the panel): focus a field in whichever frame holds it.
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
@@ -127,7 +135,9 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     );
     return true;
   }
-  if (message.relay_bg === "bridge" && sender.url?.startsWith(CONSOLE_URL) && CONSOLE_TYPES.has(message.type)) {
+  const fromConsole = sender.url?.startsWith(CONSOLE_URL) && CONSOLE_TYPES.has(message.type);
+  const fromPanel = sender.url?.startsWith(PANEL_URL) && PANEL_TYPES.has(message.type);
+  if (message.relay_bg === "bridge" && (fromConsole || fromPanel)) {
     // The console (Relay's own options page, never a content script) reads and edits the
     // person's data.
     port.request(message.type, message.payload ?? {}, { timeoutMs: 60_000 }).then(

@@ -1,11 +1,19 @@
-// Relay's console (the options page, full tab): what a Fill still needs, getting a profile in,
-// the job questions, and the person's settings. Every datum comes from the bridge (bridge.js);
-// only the settings live in chrome.storage.local.
+// Relay's console (the options page, full tab). This module is the Profile page's first-run
+// flow (what a Fill still needs, getting a profile in, the job questions) and the wiring of the
+// other pages (pages/*.js, one each; nav.js shows one at a time). Every datum comes from the
+// bridge (bridge.js); only the settings live in chrome.storage.local.
 
 import { readSettings } from "../shared/settings.js";
 import { ask, check, fileBase64 } from "./bridge.js";
 import { compact, getPath, setPath } from "./paths.js";
 import { buildQuestions, questionProblems, questionsPatch, showQuestions } from "./questions.js";
+import { startNav } from "./nav.js";
+import * as activity from "./pages/activity.js";
+import * as answers from "./pages/answers.js";
+import * as applications from "./pages/applications.js";
+import * as profiles from "./pages/profiles.js";
+import * as settingsPage from "./pages/settings.js";
+import * as spending from "./pages/spending.js";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
@@ -82,6 +90,11 @@ async function refreshProfiles() {
   $("profiles-bar").hidden = list.length === 0;
   const active = list.find((/** @type {any} */ p) => p.active);
   if (active) await showProfile(await ask("profile.get", { name: active.name }));
+  else {
+    current = null;
+    $("editor").hidden = $("questions").hidden = true;
+  }
+  await profiles.show();
 }
 
 /** @param {{name: string, profile: Record<string, any>}} doc */
@@ -310,10 +323,22 @@ async function load() {
     const name = $("profile-select").value;
     await ask("profile.activate", { name });
     await showProfile(await ask("profile.get", { name }));
+    await profiles.show();
+    await refreshStatus();
+  });
+  profiles.whenChanged(async () => {
+    await refreshProfiles();
     await refreshStatus();
   });
   await refreshStatus();
-  await refreshProfiles();
+  await startNav({
+    "profile-page": { show: refreshProfiles },
+    "answers-page": answers,
+    "applications-page": applications,
+    "spending-page": spending,
+    "activity-page": activity,
+    "settings-page": settingsPage,
+  });
   document.body.dataset.ready = "true";
 }
 
