@@ -101,7 +101,7 @@ def test_the_person_submits_and_the_next_form_answers_from_what_they_gave(
         assert second.report.ok, second.report.error
         rows2 = {r.label: r for r in second.report.fields}
         for label, selector, value, asked in (
-            ("How did you find out about this position?", "#source", "A friend told me",
+            ("Where did you find this job?", "#source", "A friend told me",
              "How did you hear about this job?"),
             ("Which is your favourite programming language?", "#lang", "Python",
              "What is your favourite programming language?"),
