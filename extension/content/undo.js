@@ -103,10 +103,9 @@ function restore(state) {
   const { el } = state;
   if (el instanceof HTMLInputElement && state.checked !== undefined) {
     if (el.checked === state.checked) return;
-    // A click is what React (and most pages) listen to on a checkbox or radio. A radio is never
-    // unticked behind the page's back: a page that keeps its own state (React) would still hold
-    // the choice while the form shows none, and send it. The check after the undo reports it.
+    // A click is what React (and most pages) listen to on a checkbox or radio.
     if (el.type === "checkbox" || state.checked) el.click();
+    else untick(el);
     return;
   }
   if (el instanceof HTMLInputElement && state.files !== undefined) {
@@ -138,6 +137,30 @@ function restore(state) {
   // Never a button: one inside a form may submit it.
   if (state.aria !== undefined && el.getAttribute("aria-checked") !== state.aria && !(el instanceof HTMLButtonElement)) {
     /** @type {HTMLElement} */ (el).click();
+  }
+}
+
+/**
+ * Takes a radio's tick away, where nothing was chosen before Relay, so that a page keeping its
+ * own state hears it too. No click of a person's can do this, so no real click is used: the tick
+ * goes through the native setter (a page's copy, such as React's value tracker, which watches the
+ * page's own setter, still says ticked), then a plain "click" Event, which has no default action
+ * (only a MouseEvent ticks a radio), reaches the page's listeners. React compares its copy with
+ * the control, sees the change and calls the page's handler, which reads the control's value:
+ * for that one dispatch the value is "" (no answer). A page whose handler keeps the choice
+ * whatever it reads is caught by the check after the undo.
+ * @param {HTMLInputElement} el
+ */
+function untick(el) {
+  const value = el.getAttribute("value");
+  setProp(HTMLInputElement.prototype, el, "checked", false);
+  el.setAttribute("value", "");
+  try {
+    el.dispatchEvent(new Event("click", { bubbles: true, composed: true }));
+    fire(el, "input", "change");
+  } finally {
+    if (value === null) el.removeAttribute("value");
+    else el.setAttribute("value", value);
   }
 }
 
