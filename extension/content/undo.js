@@ -17,6 +17,9 @@ import { trackedValue } from "./snapshot.js";
 const before = new WeakMap();
 
 const CONTROLS = "input, select, textarea";
+// Widgets whose choice lives in the page's script, not in a native control: undo goes through
+// their driver, as a person would (take the chips away, choose the prior option).
+const BY_DRIVER = new Set(["react-select", "popup-select", "workday-listbox"]);
 
 /** Remember the entry's state, the first time Relay is about to change it. @param {Entry} entry */
 export function rememberBefore(entry) {
@@ -56,7 +59,8 @@ export async function undoMany(entries) {
   for (const { entry, saved } of work) {
     if (!saved) continue;
     await asRelay([entry.el, ...entry.members, ...saved.controls.map((c) => c.el)], async () => {
-      for (const state of saved.controls) restore(state);
+      if (entry.driver && BY_DRIVER.has(entry.driver.name)) await throughDriver(entry, saved.shown);
+      else for (const state of saved.controls) restore(state);
       await nextTask(); // the page's re-render, inside the window where its events are Relay's
     });
   }
@@ -74,6 +78,25 @@ export async function undoMany(entries) {
     forgetFilled(entry.el);
     return { ok: true, value, detail: "" };
   });
+}
+
+/**
+ * Puts a script-held widget back through its driver: its choice taken away, then the prior one
+ * chosen again (Relay fills empty fields, so there is rarely one). The check after the undo
+ * reports a widget that would not let go.
+ * @param {Entry} entry @param {string} shown what it showed before Relay
+ */
+async function throughDriver(entry, shown) {
+  const driver = /** @type {import("./drivers/util.js").Driver} */ (entry.driver);
+  try {
+    if (driver.read(entry.el) === shown) return;
+    if (driver.clear) await driver.clear(entry.el);
+    if (shown && driver.read(entry.el) !== shown) {
+      await driver.apply(entry.el, { action: "choose", value: shown });
+    }
+  } catch {
+    // A widget that throws is reported by the check after the undo, like one that will not let go.
+  }
 }
 
 /** @param {Entry} entry @returns {Element[]} */
