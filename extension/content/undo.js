@@ -70,7 +70,7 @@ export async function undoMany(entries) {
     if (!saved) return { ok: true, value, detail: "Relay had not changed this field." };
     if (value !== saved.shown) {
       const detail = entry.widget === "radio_group" && !saved.shown
-        ? "A choice cannot be taken back on this page: nothing was chosen before Relay. Please choose the right answer yourself."
+        ? "Nothing was chosen here before Relay, and this page keeps its own record of the choice, which it would not let Relay take back. Choose the answer you want, or reload the page to start again."
         : "The page would not let Relay put this back as it was; please change it yourself.";
       return { ok: false, value, detail };
     }
