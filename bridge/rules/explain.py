@@ -59,6 +59,11 @@ def _filled(decision: FieldDecision, reason: str) -> str:
         checked = "checked against your profile and resume"
         return f"Written by the model{model} and {checked}.{found}{check}"
     if decision.source is Source.SAVED_ANSWER:
+        # Which saved answer: its question, as the person answered it.
+        said = next((n for n in reason.split(" — ") if n.casefold().startswith(_PLAIN_PREFIXES[0])),
+                    "")
+        if said:
+            return _sentence(said) + check
         return f"From an answer you saved for a similar question.{check}"
     what = _words(decision.key)
     head = f"From your profile ({what})." if what else "From your profile."

@@ -9,11 +9,22 @@ import apsw
 from bridge.clock import now_iso
 from bridge.learn.models import ApplicationSubmitted
 from bridge.protocol.errors import ErrorCode, RelayError
+from bridge.store.crypto import Cipher, pack, unpack
 from bridge.store.db import query
 from bridge.store.util import dumps, loads
 
+# A field's columns sealed when encryption is on: what the person sent, and what Relay had put.
+SEALED = ("value", "relay_value")
 
-def insert(conn: apsw.Connection, sub: ApplicationSubmitted, ats: str) -> int:
+
+def context(application_id: int, seq: int, column: str) -> str:
+    """What a sealed field value is bound to: its application, its place, its column."""
+    base = f"application_fields:{application_id}:{seq}"
+    return base if column == SEALED[0] else f"{base}:{column}"
+
+
+def insert(conn: apsw.Connection, sub: ApplicationSubmitted, ats: str,
+           cipher: Cipher | None = None) -> int:
     now = now_iso()
     conn.execute(
         "INSERT INTO applications(run_id, url, page_title, company, job_title, ats, how, files,"
@@ -23,11 +34,14 @@ def insert(conn: apsw.Connection, sub: ApplicationSubmitted, ats: str) -> int:
     )
     app_id: int = conn.last_insert_rowid()
     for seq, f in enumerate(sub.fields, start=1):
+        value, sealed = pack(cipher, f.value, context(app_id, seq, "value"))
+        relay_value, _ = pack(cipher, f.relay_value, context(app_id, seq, "relay_value"))
         conn.execute(
             "INSERT INTO application_fields(application_id, seq, field_id, label, section,"
-            " options, widget, value, set_by, relay_value) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (app_id, seq, f.field_id, f.label, f.section, dumps(f.options), f.widget, f.value,
-             f.set_by.value, f.relay_value),
+            " options, widget, value, set_by, relay_value, sealed)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (app_id, seq, f.field_id, f.label, f.section, dumps(f.options), f.widget, value,
+             f.set_by.value, relay_value, sealed),
         )
     return app_id
 
@@ -58,7 +72,13 @@ def listing(conn: apsw.Connection, limit: int = 100) -> list[dict[str, Any]]:
     return [_summary(r) for r in rows]
 
 
-def get(conn: apsw.Connection, application_id: int) -> dict[str, Any]:
+def _open(f: dict[str, Any], column: str, cipher: Cipher | None) -> str | None:
+    ctx = context(int(f["application_id"]), int(f["seq"]), column)
+    return unpack(cipher, f[column], int(f["sealed"] or 0), ctx)
+
+
+def get(conn: apsw.Connection, application_id: int, cipher: Cipher | None = None
+        ) -> dict[str, Any]:
     rows = query(conn, "SELECT * FROM applications WHERE id = ?", (application_id,))
     if not rows:
         raise RelayError(ErrorCode.NOT_FOUND, f"no application {application_id}")
@@ -75,9 +95,10 @@ def get(conn: apsw.Connection, application_id: int) -> dict[str, Any]:
                 "section": f["section"],
                 "options": loads(f["options"], []),
                 "widget": f["widget"],
-                "value": f["value"],
+                "value": _open(f, "value", cipher),
                 "set_by": f["set_by"],
-                "relay_value": f["relay_value"],
+                "relay_value": _open(f, "relay_value", cipher),
+                "encrypted": bool(f["sealed"]),
             }
             for f in fields
         ],
@@ -85,9 +106,10 @@ def get(conn: apsw.Connection, application_id: int) -> dict[str, Any]:
 
 
 def update(
-    conn: apsw.Connection, application_id: int, status: str | None, notes: str | None
+    conn: apsw.Connection, application_id: int, status: str | None, notes: str | None,
+    cipher: Cipher | None = None,
 ) -> dict[str, Any]:
-    get(conn, application_id)
+    get(conn, application_id, cipher)
     if status is not None:
         conn.execute("UPDATE applications SET status = ? WHERE id = ?", (status, application_id))
     if notes is not None:
@@ -95,7 +117,7 @@ def update(
     conn.execute(
         "UPDATE applications SET updated_at = ? WHERE id = ?", (now_iso(), application_id)
     )
-    return get(conn, application_id)
+    return get(conn, application_id, cipher)
 
 
 def submitted_runs(conn: apsw.Connection) -> set[str]:

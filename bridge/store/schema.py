@@ -239,8 +239,16 @@ CREATE TABLE saved_answer_vectors(
 ) STRICT;
 """
 
+# Saved answers and what the person submitted are sealed when encryption is on, like the runs'
+# model answers: a saved answer's value and values, an application field's value and Relay's.
+V3 = """
+ALTER TABLE saved_answers ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0 CHECK (sealed IN (0, 1));
+ALTER TABLE application_fields ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0
+  CHECK (sealed IN (0, 1));
+"""
+
 # (version, SQL). Version N's SQL takes a version N-1 database to version N.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, V1), (2, V2))
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, V1), (2, V2), (3, V3))
 LATEST = MIGRATIONS[-1][0]
 
 # Tables in dependency order (parents first): export writes them, import reads them in this order.

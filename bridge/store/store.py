@@ -402,12 +402,13 @@ class Store:
             known_run = bool(sub.run_id) and runs.exists(self.conn, sub.run_id)
             if known_run and not ats:
                 ats = str(scalar(self.conn, "SELECT ats FROM runs WHERE id = ?", (sub.run_id,)))
-            app_id = applications.insert(self.conn, sub, ats)
+            app_id = applications.insert(self.conn, sub, ats, cipher)
             saved = [
                 saved_answers.put(
                     self.conn, qkey=item.qkey, question=item.question, section=item.section,
                     options=item.options, widget=item.widget, lang=item.lang, value=item.value,
                     values=[], origin=item.origin, self_id=item.self_id, application_id=app_id,
+                    cipher=cipher,
                 )[0]
                 for item in learned
             ]
@@ -430,14 +431,15 @@ class Store:
 
     @_locked
     def application(self, application_id: int) -> dict[str, Any]:
-        return applications.get(self.conn, application_id)
+        return applications.get(self.conn, application_id, self._current_cipher())
 
     @_locked
     def update_application(
         self, application_id: int, status: str | None, notes: str | None
     ) -> dict[str, Any]:
         with transaction(self.conn):
-            return applications.update(self.conn, application_id, status, notes)
+            return applications.update(self.conn, application_id, status, notes,
+                                       self._current_cipher())
 
     @_locked
     def submitted_runs(self) -> set[str]:
@@ -446,21 +448,23 @@ class Store:
     @_locked
     def save_answer(self, /, **fields: Any) -> tuple[int, bool]:
         """Insert or replace the saved answer to a question (see saved_answers.put)."""
+        cipher = self._current_cipher()
         with transaction(self.conn):
-            return saved_answers.put(self.conn, **fields)
+            return saved_answers.put(self.conn, **fields, cipher=cipher)
 
     @_locked
     def saved_answers(self, text: str = "", limit: int = 100) -> list[dict[str, Any]]:
-        return saved_answers.listing(self.conn, text, limit)
+        return saved_answers.listing(self.conn, text, limit, self._current_cipher())
 
     @_locked
     def saved_answer(self, answer_id: int) -> dict[str, Any]:
-        return saved_answers.get(self.conn, answer_id)
+        return saved_answers.get(self.conn, answer_id, self._current_cipher())
 
     @_locked
     def update_saved_answer(self, answer_id: int, value: str) -> dict[str, Any]:
+        cipher = self._current_cipher()
         with transaction(self.conn):
-            return saved_answers.update_value(self.conn, answer_id, value)
+            return saved_answers.update_value(self.conn, answer_id, value, cipher)
 
     @_locked
     def delete_saved_answer(self, answer_id: int) -> bool:
@@ -489,7 +493,7 @@ class Store:
         if not self._vec_loaded:
             load_vec(self.conn)
             self._vec_loaded = True
-        return saved_answers.nearest(self.conn, embedding, model, limit)
+        return saved_answers.nearest(self.conn, embedding, model, limit, self._current_cipher())
 
     # -- delivery outbox ----------------------------------------------------------------------
 
@@ -637,33 +641,43 @@ def _cents(e4: int) -> Decimal:
     return Decimal(e4).scaleb(-4)
 
 
-# Sealable columns: (table, key columns, value column, which rows).
-_SEALABLE: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
-    ("decisions", ("run_id", "seq"), "value", "source = 'llm'"),
-    ("deliveries", ("run_id", "seq"), "payload", "acked_at IS NULL"),
-    ("requests", ("id",), "result", "1"),
-    ("texts", ("run_id", "kind", "name"), "body", "1"),
-    ("answer_cache", ("fingerprint",), "body", "1"),
+# Sealable columns: (table, key columns, value columns, which rows). One `sealed` flag per row
+# covers its value columns; the first column's context is the table and keys, another's adds
+# the column's name (as each module writes them).
+_SEALABLE: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str], ...] = (
+    ("decisions", ("run_id", "seq"), ("value",), "source = 'llm'"),
+    ("deliveries", ("run_id", "seq"), ("payload",), "acked_at IS NULL"),
+    ("requests", ("id",), ("result",), "1"),
+    ("texts", ("run_id", "kind", "name"), ("body",), "1"),
+    ("answer_cache", ("fingerprint",), ("body",), "1"),
+    ("saved_answers", ("qkey",), saved_answers.SEALED, "1"),
+    ("application_fields", ("application_id", "seq"), applications.SEALED, "1"),
 )
 
 
 def _reseal(conn: apsw.Connection, old: crypto.Cipher | None, new: crypto.Cipher | None) -> None:
     """Re-store every sealable value under `new` (None: plain). Same contexts as on write."""
-    for table, keys, column, which in _SEALABLE:
+    for table, keys, columns, which in _SEALABLE:
         rows = conn.execute(
-            f"SELECT {', '.join(keys)}, {column}, sealed FROM {table} WHERE {which}"
+            f"SELECT {', '.join(keys)}, sealed, {', '.join(columns)} FROM {table} WHERE {which}"
         ).fetchall()
         for row in rows:
             key_values = row[: len(keys)]
-            stored, sealed = str(row[len(keys)]), int(row[len(keys) + 1] or 0)
-            context = ":".join([table, *(str(v) for v in key_values)])
-            plain = crypto.unpack(old, stored, sealed, context)
-            if plain is None:
-                raise RelayError(ErrorCode.STORE_FAILED, f"a sealed {table} value has no key")
-            body, flag = crypto.pack(new, plain, context)
+            sealed = int(row[len(keys)] or 0)
+            base = ":".join([table, *(str(v) for v in key_values)])
+            bodies: list[str] = []
+            flag = 0
+            for i, column in enumerate(columns):
+                context = base if i == 0 else f"{base}:{column}"
+                plain = crypto.unpack(old, str(row[len(keys) + 1 + i]), sealed, context)
+                if plain is None:
+                    raise RelayError(ErrorCode.STORE_FAILED, f"a sealed {table} value has no key")
+                body, flag = crypto.pack(new, plain, context)
+                bodies.append(body)
             where = " AND ".join(f"{k} = ?" for k in keys)
+            sets = ", ".join(f"{c} = ?" for c in columns)
             conn.execute(
-                f"UPDATE {table} SET {column} = ?, sealed = ? WHERE {where}",
-                (body, flag, *key_values),
+                f"UPDATE {table} SET {sets}, sealed = ? WHERE {where}",
+                (*bodies, flag, *key_values),
             )
 

@@ -17,6 +17,9 @@ import { trackedValue } from "./snapshot.js";
 const before = new WeakMap();
 
 const CONTROLS = "input, select, textarea";
+// Widgets whose choice lives in the page's script, not in a native control: undo goes through
+// their driver, as a person would (take the chips away, choose the prior option).
+const BY_DRIVER = new Set(["react-select", "popup-select", "workday-listbox"]);
 
 /** Remember the entry's state, the first time Relay is about to change it. @param {Entry} entry */
 export function rememberBefore(entry) {
@@ -56,7 +59,8 @@ export async function undoMany(entries) {
   for (const { entry, saved } of work) {
     if (!saved) continue;
     await asRelay([entry.el, ...entry.members, ...saved.controls.map((c) => c.el)], async () => {
-      for (const state of saved.controls) restore(state);
+      if (entry.driver && BY_DRIVER.has(entry.driver.name)) await throughDriver(entry, saved.shown);
+      else for (const state of saved.controls) restore(state);
       await nextTask(); // the page's re-render, inside the window where its events are Relay's
     });
   }
@@ -66,7 +70,7 @@ export async function undoMany(entries) {
     if (!saved) return { ok: true, value, detail: "Relay had not changed this field." };
     if (value !== saved.shown) {
       const detail = entry.widget === "radio_group" && !saved.shown
-        ? "A choice cannot be taken back on this page: nothing was chosen before Relay. Please choose the right answer yourself."
+        ? "Nothing was chosen here before Relay, and this page keeps its own record of the choice, which it would not let Relay take back. Choose the answer you want, or reload the page to start again."
         : "The page would not let Relay put this back as it was; please change it yourself.";
       return { ok: false, value, detail };
     }
@@ -74,6 +78,25 @@ export async function undoMany(entries) {
     forgetFilled(entry.el);
     return { ok: true, value, detail: "" };
   });
+}
+
+/**
+ * Puts a script-held widget back through its driver: its choice taken away, then the prior one
+ * chosen again (Relay fills empty fields, so there is rarely one). The check after the undo
+ * reports a widget that would not let go.
+ * @param {Entry} entry @param {string} shown what it showed before Relay
+ */
+async function throughDriver(entry, shown) {
+  const driver = /** @type {import("./drivers/util.js").Driver} */ (entry.driver);
+  try {
+    if (driver.read(entry.el) === shown) return;
+    if (driver.clear) await driver.clear(entry.el);
+    if (shown && driver.read(entry.el) !== shown) {
+      await driver.apply(entry.el, { action: "choose", value: shown });
+    }
+  } catch {
+    // A widget that throws is reported by the check after the undo, like one that will not let go.
+  }
 }
 
 /** @param {Entry} entry @returns {Element[]} */
@@ -103,10 +126,9 @@ function restore(state) {
   const { el } = state;
   if (el instanceof HTMLInputElement && state.checked !== undefined) {
     if (el.checked === state.checked) return;
-    // A click is what React (and most pages) listen to on a checkbox or radio. A radio is never
-    // unticked behind the page's back: a page that keeps its own state (React) would still hold
-    // the choice while the form shows none, and send it. The check after the undo reports it.
+    // A click is what React (and most pages) listen to on a checkbox or radio.
     if (el.type === "checkbox" || state.checked) el.click();
+    else untick(el);
     return;
   }
   if (el instanceof HTMLInputElement && state.files !== undefined) {
@@ -138,6 +160,30 @@ function restore(state) {
   // Never a button: one inside a form may submit it.
   if (state.aria !== undefined && el.getAttribute("aria-checked") !== state.aria && !(el instanceof HTMLButtonElement)) {
     /** @type {HTMLElement} */ (el).click();
+  }
+}
+
+/**
+ * Takes a radio's tick away, where nothing was chosen before Relay, so that a page keeping its
+ * own state hears it too. No click of a person's can do this, so no real click is used: the tick
+ * goes through the native setter (a page's copy, such as React's value tracker, which watches the
+ * page's own setter, still says ticked), then a plain "click" Event, which has no default action
+ * (only a MouseEvent ticks a radio), reaches the page's listeners. React compares its copy with
+ * the control, sees the change and calls the page's handler, which reads the control's value:
+ * for that one dispatch the value is "" (no answer). A page whose handler keeps the choice
+ * whatever it reads is caught by the check after the undo.
+ * @param {HTMLInputElement} el
+ */
+function untick(el) {
+  const value = el.getAttribute("value");
+  setProp(HTMLInputElement.prototype, el, "checked", false);
+  el.setAttribute("value", "");
+  try {
+    el.dispatchEvent(new Event("click", { bubbles: true, composed: true }));
+    fire(el, "input", "change");
+  } finally {
+    if (value === null) el.removeAttribute("value");
+    else el.setAttribute("value", value);
   }
 }
 

@@ -240,4 +240,22 @@ export const reactSelect = {
     return outcome("applied", `chose ${picked.map((p) => JSON.stringify(norm(p))).join(", ")}`,
       after.join(", "));
   },
+  /** Takes every chosen value away as a person would: the clear button, else Backspace per chip. */
+  async clear(el) {
+    const control = controlOf(el);
+    const input = control ? inputOf(control) : null;
+    if (!control || !input) return outcome("not_found", "react-select is gone");
+    const clearButton = control.querySelector(".select__clear-indicator, [class*='clearIndicator']");
+    if (clearButton) press(clearButton);
+    for (let left = chosen(control).length; left > 0 && chosen(control).length; left -= 1) {
+      input.focus({ preventScroll: true });
+      keyPress(input, "Backspace");
+      await settle();
+    }
+    await closeMenu(input);
+    leave(input);
+    await settle();
+    const after = chosen(control).join(", ");
+    return after ? outcome("refused", "this list keeps its choice", after) : outcome("applied", "cleared", "");
+  },
 };

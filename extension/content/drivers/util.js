@@ -9,11 +9,13 @@
  *   file?: {name: string, mime?: string, data_b64?: string}|null, place?: string[][]}} Decision
  * A widget driver. `read` is what the person sees now, synchronously and without opening
  * anything (edit tracking compares it before and after); `describe` may open a menu briefly;
- * `visibleParts` (optional) names what a person sees of a control the page hides or shrinks.
+ * `visibleParts` (optional) names what a person sees of a control the page hides or shrinks;
+ * `clear` (optional) takes the widget's choice away as a person would, for undo.
  * @typedef {{name: string, matches: (el: Element) => boolean,
  *   read: (el: Element) => string,
  *   describe: (el: Element) => Promise<Record<string, unknown>>,
  *   apply: (el: Element, decision: Decision) => Promise<ApplyOutcome>,
+ *   clear?: (el: Element) => Promise<ApplyOutcome>,
  *   visibleParts?: (el: Element) => Element[]}} Driver
  */
 
