@@ -68,6 +68,7 @@ class Runtime:
         self._connected_at = now_iso()
         # Set by the host: sends one event frame (thread-safe). None where there is no port.
         self.emit: Callable[[dict[str, Any]], bool] | None = None
+        self._jobs: set[str] = set()  # model jobs being answered by this process
 
     # -- store and profile --------------------------------------------------------------------
 
@@ -121,6 +122,7 @@ class Runtime:
     def capabilities(self) -> list[str]:
         return [
             "fill.plan", "fill.applied", "fill.ack", "fill.blocked", "chunked-replies", "replay",
+            "streamed-answers",
             "answer.save", "application.submitted", "applications.list", "application.get",
             "application.update", "answers.list", "answers.update", "answers.delete",
         ]
@@ -144,6 +146,7 @@ class Runtime:
     def _warm(self) -> None:
         # Pending deliveries first: they need only the store, and the extension is waiting.
         self.replay_pending()
+        self.resume_model_jobs()
         try:
             from bridge.rules.engine import warm
 
@@ -220,7 +223,19 @@ class Runtime:
             store.require_run(request.continues)
         planned = time.perf_counter()
         run_id = request.continues or store.new_run_id()
-        llm = self._escalate(request, loaded, decisions, run_id)
+        asked = self._streamed(request, decisions)
+        if asked:
+            # The model's answers come later as `fill.answer` events (bridge/model_stream.py):
+            # nothing here waits for the model, nor for litellm's import.
+            from bridge.llm import EscalationResult
+            from bridge.model_stream import mark_asking
+
+            llm = EscalationResult(
+                decisions=mark_asking(decisions, asked),
+                status=f"llm: asking the model about {len(asked)} field(s)",
+            )
+        else:
+            llm = self._escalate(request, loaded, decisions, run_id)
         decisions = llm.decisions
         escalated = time.perf_counter()
         seq = 0
@@ -257,9 +272,110 @@ class Runtime:
             # A plan asked for by a tool or an assistant is done once it is answered: it must
             # never be replayed into a page in the browser.
             store.ack(plan.run_id, seq)
+        if asked and not record.replayed:
+            self._start_model_job(request_key, request, plan.run_id, asked)
         log.info("planned %s%s: %d fields, %d to apply", plan.run_id,
                  " (a later round)" if request.continues else "", len(decisions), seq)
         return record.result
+
+    # -- model answers that stream in ---------------------------------------------------------
+
+    def _streamed(self, request: FillRequest, decisions: list[FieldDecision]) -> list[FieldDecision]:
+        """The fields to ask the model about after the reply: only the native port, which can
+        send events, streams; other doors get the model's answers in the plan."""
+        if not request.stream or self.door != NATIVE or self.emit is None:
+            return []
+        from bridge.llm import load_config
+        from bridge.llm.escalate import model_candidates
+
+        if not load_config().enabled:
+            return []
+        return model_candidates(request, decisions)
+
+    def _start_model_job(
+        self, request_key: str, request: FillRequest, run_id: str, asked: list[FieldDecision]
+    ) -> None:
+        from bridge.model_stream import ModelJob, job_name
+        from bridge.store.texts import MODEL_JOB
+
+        name = job_name(request_key)
+        job = ModelJob(run_id=run_id, request=request, decisions=asked)
+        self.store().put_text(run_id, MODEL_JOB, name, job.model_dump_json())
+        self._run_model_job(name, job)
+
+    def resume_model_jobs(self) -> int:
+        """After a (re)connect: ask again what a bridge that stopped mid-way never answered."""
+        if self.emit is None:
+            return 0
+        from bridge.model_stream import ModelJob
+
+        try:
+            jobs = self.store().model_jobs()
+        except RelayError as exc:
+            log.warning("cannot read unfinished model questions: %s", exc.message)
+            return 0
+        started = 0
+        for run_id, name, body in jobs:
+            try:
+                job = ModelJob.model_validate_json(body)
+            except ValueError:
+                log.warning("unreadable model job %s of %s dropped", name, run_id)
+                continue
+            started += self._run_model_job(name, job)
+        if started:
+            log.info("asking the model again for %d unfinished plan(s)", started)
+        return started
+
+    def _run_model_job(self, name: str, job: Any) -> int:
+        with self._lock:
+            if name in self._jobs:
+                return 0
+            self._jobs.add(name)
+        threading.Thread(
+            target=self._answer_job, args=(name, job), name="relay-model-answers", daemon=True
+        ).start()
+        return 1
+
+    def _answer_job(self, name: str, job: Any) -> None:
+        """Ask, check, store each outcome as a delivery, send it. A failure leaves the job stored:
+        the next connection asks again."""
+        from bridge.forms import FillPlan
+        from bridge.model_stream import answer_event
+        from bridge.rules.explain import plain_reason
+
+        try:
+            store = self.store()
+            loaded, _ = self.profile()
+            since = now_iso()
+            llm = self._escalate(job.request, loaded, job.decisions, job.run_id)
+            outcomes = []
+            for decision in llm.decisions:
+                decision.asking = False
+                decision.why = plain_reason(decision)
+                outcomes.append(decision)
+            plan = FillPlan(
+                run_id=job.run_id, decisions=outcomes, llm_calls=llm.llm_calls,
+                llm_cost_usd=llm.cost_usd, llm_status=llm.status,
+            )
+            usage = store.run_usage(job.run_id, since)
+            record = store.record_model_answers(
+                f"model:{name}", name, plan, tokens=(usage["tokens_in"], usage["tokens_out"]),
+                cost_e4=usage["cost_e4"], actor=self.door,
+            )
+            summary = {"calls": llm.llm_calls, "cost_usd": llm.cost_usd, "status": llm.status}
+            sent = [
+                d for d in record.deliveries
+                if self.emit is not None and self.emit(answer_event(d, summary))
+            ]
+            if sent:
+                store.mark_sent(sent)
+            log.info("model answers for %s: %d of %d sent", job.run_id, len(sent),
+                     len(record.deliveries))
+        except Exception:
+            log.exception("model answers for %s not finished; asked again next time", job.run_id)
+        finally:
+            with self._lock:
+                self._jobs.discard(name)
 
     def _day_left(self) -> float | None:
         """What the daily model cap leaves for today (None without a model)."""

@@ -270,6 +270,13 @@ def _too_long_reason(field: FormField) -> str:
     return f"longer than the field's limit of {field.max_length}"
 
 
+def model_candidates(request: FillRequest, decisions: list[FieldDecision]) -> list[FieldDecision]:
+    """The decisions rules and saved answers left open that a model may answer (cheap: no
+    model, no litellm)."""
+    index = _field_index(request)
+    return [d for d in decisions if _askable(d, index.get((d.frame, d.field_id)))]
+
+
 def escalate(
     request: FillRequest,
     profile: LoadedProfile,
@@ -286,7 +293,7 @@ def escalate(
     if not config.enabled:
         return EscalationResult(decisions=decisions, status=config.disabled_reason())
     index = _field_index(request)
-    candidates = [d for d in decisions if _askable(d, index.get((d.frame, d.field_id)))]
+    candidates = model_candidates(request, decisions)
     if not candidates:
         return EscalationResult(decisions=decisions, status="llm: not needed (nothing left open)")
     try:
