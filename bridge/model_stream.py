@@ -34,6 +34,16 @@ def job_name(request_key: str) -> str:
     return hashlib.sha256(request_key.encode()).hexdigest()[:24]
 
 
+def group_key(name: str, outcomes: list[FieldDecision]) -> str:
+    """The idempotency key of one group of a job's outcomes (the fields it settles)."""
+    fields = ",".join(sorted(f"{d.frame}/{d.field_id}" for d in outcomes))
+    return f"model:{name}:{hashlib.sha256(fields.encode()).hexdigest()[:16]}"
+
+
+def settled_keys(decisions: list[FieldDecision]) -> set[tuple[str, str]]:
+    return {(d.frame, d.field_id) for d in decisions}
+
+
 def mark_asking(
     decisions: list[FieldDecision], asked: list[FieldDecision]
 ) -> list[FieldDecision]:

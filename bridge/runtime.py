@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from bridge.forms import AckRequest, ApplyReport, BlockedReport, FieldDecision, FillRequest
     from bridge.learn.models import AnswerSave, ApplicationSubmitted
     from bridge.llm import EscalationResult
+    from bridge.llm.escalate import OnSettled
     from bridge.profile import LoadedProfile
     from bridge.store import Store
 
@@ -44,6 +45,8 @@ NO_PROFILE = (
     "`relay config set profile FILE`)"
 )
 
+
+ASKING_WHY = "Relay is asking the model; its answer comes in a moment."
 
 # The front door a runtime serves; only the native port delivers plans to the browser.
 NATIVE = "bridge"
@@ -69,6 +72,7 @@ class Runtime:
         # Set by the host: sends one event frame (thread-safe). None where there is no port.
         self.emit: Callable[[dict[str, Any]], bool] | None = None
         self._jobs: set[str] = set()  # model jobs being answered by this process
+        self._job_marks: dict[str, str] = {}  # job → when its last group was delivered
 
     # -- store and profile --------------------------------------------------------------------
 
@@ -240,7 +244,7 @@ class Runtime:
         escalated = time.perf_counter()
         seq = 0
         for decision in decisions:
-            decision.why = plain_reason(decision)
+            decision.why = ASKING_WHY if decision.asking else plain_reason(decision)
             if decision.action is Action.ATTACH:
                 self._attach_document(decision, loaded)
             if decision.action is not Action.NONE:
@@ -280,7 +284,9 @@ class Runtime:
 
     # -- model answers that stream in ---------------------------------------------------------
 
-    def _streamed(self, request: FillRequest, decisions: list[FieldDecision]) -> list[FieldDecision]:
+    def _streamed(
+        self, request: FillRequest, decisions: list[FieldDecision]
+    ) -> list[FieldDecision]:
         """The fields to ask the model about after the reply: only the native port, which can
         send events, streams; other doors get the model's answers in the plan."""
         if not request.stream or self.door != NATIVE or self.emit is None:
@@ -331,51 +337,81 @@ class Runtime:
             if name in self._jobs:
                 return 0
             self._jobs.add(name)
+            self._job_marks[name] = now_iso()
         threading.Thread(
             target=self._answer_job, args=(name, job), name="relay-model-answers", daemon=True
         ).start()
         return 1
 
     def _answer_job(self, name: str, job: Any) -> None:
-        """Ask, check, store each outcome as a delivery, send it. A failure leaves the job stored:
-        the next connection asks again."""
-        from bridge.forms import FillPlan
-        from bridge.model_stream import answer_event
-        from bridge.rules.explain import plain_reason
+        """Ask and check; store each group of outcomes as deliveries the moment it is settled,
+        and send them. A failure leaves what is still unanswered stored: the next connection
+        asks again."""
+        from bridge.model_stream import settled_keys
 
         try:
-            store = self.store()
             loaded, _ = self.profile()
-            since = now_iso()
-            llm = self._escalate(job.request, loaded, job.decisions, job.run_id)
-            outcomes = []
-            for decision in llm.decisions:
-                decision.asking = False
-                decision.why = plain_reason(decision)
-                outcomes.append(decision)
-            plan = FillPlan(
-                run_id=job.run_id, decisions=outcomes, llm_calls=llm.llm_calls,
-                llm_cost_usd=llm.cost_usd, llm_status=llm.status,
-            )
-            usage = store.run_usage(job.run_id, since)
-            record = store.record_model_answers(
-                f"model:{name}", name, plan, tokens=(usage["tokens_in"], usage["tokens_out"]),
-                cost_e4=usage["cost_e4"], actor=self.door,
-            )
-            summary = {"calls": llm.llm_calls, "cost_usd": llm.cost_usd, "status": llm.status}
-            sent = [
-                d for d in record.deliveries
-                if self.emit is not None and self.emit(answer_event(d, summary))
-            ]
-            if sent:
-                store.mark_sent(sent)
-            log.info("model answers for %s: %d of %d sent", job.run_id, len(sent),
-                     len(record.deliveries))
+            left: list[FieldDecision] = list(job.decisions)
+
+            def deliver(group: list[FieldDecision], summary: dict[str, Any]) -> None:
+                nonlocal left
+                done = settled_keys(group)
+                left = [d for d in left if (d.frame, d.field_id) not in done]
+                self._deliver_answers(name, job, group, summary, left)
+
+            llm = self._escalate(job.request, loaded, job.decisions, job.run_id, deliver)
+            # What no group settled (the model step gave up early): its reason is the outcome.
+            waiting = settled_keys(left)
+            rest = [d for d in llm.decisions if (d.frame, d.field_id) in waiting]
+            if rest:
+                summary = {"calls": llm.llm_calls, "cost_usd": llm.cost_usd, "status": llm.status}
+                deliver(rest, summary)
         except Exception:
             log.exception("model answers for %s not finished; asked again next time", job.run_id)
         finally:
             with self._lock:
                 self._jobs.discard(name)
+                self._job_marks.pop(name, None)
+
+    def _deliver_answers(
+        self,
+        name: str,
+        job: Any,
+        group: list[FieldDecision],
+        summary: dict[str, Any],
+        left: list[FieldDecision],
+    ) -> None:
+        """One group of model outcomes: stored as the run's deliveries together with what is
+        left of the job, then sent as `fill.answer` events."""
+        from bridge.forms import FillPlan
+        from bridge.model_stream import answer_event, group_key
+        from bridge.rules.explain import plain_reason
+
+        store = self.store()
+        outcomes = []
+        for decision in group:
+            outcome = decision.model_copy(update={"asking": False})
+            outcome.why = plain_reason(outcome)
+            outcomes.append(outcome)
+        plan = FillPlan(
+            run_id=job.run_id, decisions=outcomes, llm_calls=int(summary["calls"]),
+            llm_cost_usd=float(summary["cost_usd"]), llm_status=str(summary["status"]),
+        )
+        with self._lock:
+            since = self._job_marks.get(name, "")
+            self._job_marks[name] = now_iso()
+        usage = store.run_usage(job.run_id, since)
+        remaining = job.model_copy(update={"decisions": left}).model_dump_json() if left else None
+        record = store.record_model_answers(
+            group_key(name, outcomes), name, plan, remaining=remaining,
+            tokens=(usage["tokens_in"], usage["tokens_out"]), cost_e4=usage["cost_e4"],
+            actor=self.door,
+        )
+        emit = self.emit
+        sent = [d for d in record.deliveries if emit is not None and emit(answer_event(d, summary))]
+        if sent:
+            store.mark_sent(sent)
+        log.info("model answers for %s: %d sent, %d still asked", job.run_id, len(sent), len(left))
 
     def _day_left(self) -> float | None:
         """What the daily model cap leaves for today (None without a model)."""
@@ -395,6 +431,7 @@ class Runtime:
         loaded: LoadedProfile,
         decisions: list[FieldDecision],
         run_id: str,
+        on_settled: OnSettled | None = None,
     ) -> EscalationResult:
         """What the rules left open goes to the model, behind the guards; rules only without one."""
         from bridge.llm import CachedAnswer, escalate, load_config
@@ -402,7 +439,8 @@ class Runtime:
 
         ledger = StoreLlmLedger(self.store(), CachedAnswer)
         return escalate(
-            request, loaded, decisions, run_id=run_id, ledger=ledger, config=load_config()
+            request, loaded, decisions, run_id=run_id, ledger=ledger, config=load_config(),
+            on_settled=on_settled,
         )
 
     def record_applied(self, report: ApplyReport, request_key: str) -> dict[str, Any]:

@@ -307,14 +307,15 @@ class Store:
         job: str,
         plan: FillPlan,
         *,
+        remaining: str | None = None,
         tokens: tuple[int, int] = (0, 0),
         cost_e4: int = 0,
         actor: str = "bridge",
     ) -> PlanRecord:
-        """A streamed plan's model outcomes (answers and refusals alike): added to the run as
-        its decisions, each one a delivery numbered after the run's, audited with the tokens and
-        cost they took, and the model job `job` done — in one transaction. Idempotent by
-        `request_id`, like `record_plan`."""
+        """A group of a streamed plan's model outcomes (answers and refusals alike): added to the
+        run as its decisions, each one a delivery numbered after the run's, audited with the
+        tokens and cost they took, and the model job `job` left with `remaining` (None: done) —
+        in one transaction. Idempotent by `request_id`, like `record_plan`."""
         cipher = self._current_cipher()
         with transaction(self.conn):
             first = idempotency.answered(self.conn, request_id, cipher)
@@ -344,7 +345,10 @@ class Store:
                                      cipher)
             else:
                 result, queued = first, []
-            texts.drop(self.conn, plan.run_id, texts.MODEL_JOB, job)
+            if remaining is None:
+                texts.drop(self.conn, plan.run_id, texts.MODEL_JOB, job)
+            else:
+                texts.put(self.conn, plan.run_id, texts.MODEL_JOB, job, remaining, cipher)
         return PlanRecord(result=result, deliveries=queued, replayed=first is not None)
 
     @_locked
