@@ -21,6 +21,7 @@ from bridge.profile import LoadedProfile
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.store import (
     applications,
+    approvals,
     audit,
     crypto,
     exchange,
@@ -350,6 +351,26 @@ class Store:
             else:
                 texts.put(self.conn, plan.run_id, texts.MODEL_JOB, job, remaining, cipher)
         return PlanRecord(result=result, deliveries=queued, replayed=first is not None)
+
+    # -- requests waiting for the person (the APPROVE tier) -----------------------------------
+
+    @_locked
+    def ask_approval(self, kind: str, tool: str, payload: dict[str, Any]) -> int:
+        with transaction(self.conn):
+            return approvals.ask(self.conn, kind, tool, payload, self._current_cipher())
+
+    @_locked
+    def approvals(self, status: str | None = None) -> list[dict[str, Any]]:
+        return approvals.listed(self.conn, self._current_cipher(), status)
+
+    @_locked
+    def approval(self, approval_id: int) -> dict[str, Any]:
+        return approvals.get(self.conn, approval_id, self._current_cipher())
+
+    @_locked
+    def decide_approval(self, approval_id: int, status: str, result: dict[str, Any]) -> None:
+        with transaction(self.conn):
+            approvals.decide(self.conn, approval_id, status, result)
 
     @_locked
     def model_jobs(self) -> list[tuple[str, str, str]]:
@@ -700,6 +721,7 @@ _SEALABLE: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
     ("requests", ("id",), "result", "1"),
     ("texts", ("run_id", "kind", "name"), "body", "1"),
     ("answer_cache", ("fingerprint",), "body", "1"),
+    ("approvals", ("id",), "payload", "1"),
 )
 
 
