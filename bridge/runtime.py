@@ -47,6 +47,7 @@ NO_PROFILE = (
 
 
 ASKING_WHY = "Relay is asking the model; its answer comes in a moment."
+MODEL_WARM_IDLE_S = 2.0
 
 # The front door a runtime serves; only the native port delivers plans to the browser.
 NATIVE = "bridge"
@@ -71,6 +72,7 @@ class Runtime:
         self._connected_at = now_iso()
         # Set by the host: sends one event frame (thread-safe). None where there is no port.
         self.emit: Callable[[dict[str, Any]], bool] | None = None
+        self._planned = threading.Event()  # the first plan is answered: litellm may load
         self._jobs: set[str] = set()  # model jobs being answered by this process
         self._job_marks: dict[str, str] = {}  # job → when its last group was delivered
 
@@ -137,14 +139,18 @@ class Runtime:
         """Load, in the background, what the first Fill needs, so it does not wait.
 
         Called on `hello`, which the extension sends the moment the port opens. litellm (seconds
-        to import) gets its own thread and starts first, whatever else fails: a Fill that needs
-        the model while the import runs waits only for what is left of it, and one that does not
-        is never held up by it. A second thread replays pending deliveries, then loads the rules
-        engine and the profile."""
+        to import) gets its own thread, whatever else fails: it starts once the first plan is
+        answered, or after MODEL_WARM_IDLE_S without one — its import holds the interpreter
+        and would slow the rules' values of a Fill that arrives with the port. A Fill that needs
+        the model while the import runs waits only for what is left of it (its answers stream
+        in), and one that does not is never held up by it. A second thread replays pending
+        deliveries, then loads the rules engine and the profile."""
         if self._warmed:
             return
         self._warmed = True
-        threading.Thread(target=_warm_model, name="relay-model-warm-up", daemon=True).start()
+        threading.Thread(
+            target=_warm_model, args=(self._planned,), name="relay-model-warm-up", daemon=True
+        ).start()
         threading.Thread(target=self._warm, name="relay-warm-up", daemon=True).start()
 
     def _warm(self) -> None:
@@ -278,6 +284,7 @@ class Runtime:
             store.ack(plan.run_id, seq)
         if asked and not record.replayed:
             self._start_model_job(request_key, request, plan.run_id, asked)
+        self._planned.set()
         log.info("planned %s%s: %d fields, %d to apply", plan.run_id,
                  " (a later round)" if request.continues else "", len(decisions), seq)
         return record.result
@@ -568,8 +575,10 @@ class Runtime:
         decision.file.data_b64 = base64.b64encode(data).decode("ascii")
 
 
-def _warm_model() -> None:
-    """Import litellm when a model is configured (never on the request path)."""
+def _warm_model(planned: threading.Event) -> None:
+    """Import litellm when a model is configured (never on the request path), once the first
+    plan is answered or the bridge has been idle a moment."""
+    planned.wait(MODEL_WARM_IDLE_S)
     try:
         from bridge.llm.client import load
         from bridge.llm.config import load_config

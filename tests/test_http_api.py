@@ -247,8 +247,8 @@ def test_the_extensions_reports_are_not_offered_and_plans_leave_self_identificat
     gender = {"id": "f3", "widget": "select", "label": "Gender", "options": [
         {"value": "f", "text": "Female"}, {"value": "m", "text": "Male"},
         {"value": "d", "text": "I decline to self-identify"}]}
-    form = {**FORM, "frames": [{**FORM["frames"][0],
-                                "fields": [*FORM["frames"][0]["fields"], gender]}]}
+    form = json.loads(json.dumps(FORM))
+    form["frames"][0]["fields"].append(gender)
     status, body, _ = api.call("POST", "/v1/fill.plan", form)
     assert status == 200, body
     by_id = {d["field_id"]: d for d in body["result"]["decisions"]}
