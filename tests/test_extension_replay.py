@@ -59,7 +59,7 @@ RESUME_FORM = """<!doctype html><html><head><meta charset="utf-8"><title>Apply</
 </form>
 </body></html>
 """
-# Two fields the rules know, two only the model can answer (one of its answers is invented).
+# Two fields the rules know, three only the model can answer (one of its answers is invented).
 STREAM_FORM = """<!doctype html><html><head><meta charset="utf-8"><title>Apply</title></head><body>
 <p>Acme Payments is hiring a backend engineer to run its event pipeline.</p>
 <form onsubmit="return false">
@@ -67,12 +67,14 @@ STREAM_FORM = """<!doctype html><html><head><meta charset="utf-8"><title>Apply</
   <div><label for="em">Email</label><input id="em" type="email" name="email"></div>
   <div><label for="broker">Which message broker have you run in production?</label>
     <input id="broker" name="q_broker"></div>
+  <div><label for="lang">Which language do you write most of your backend code in?</label>
+    <input id="lang" name="q_lang"></div>
   <div><label for="revenue">How much revenue did your last project bring in?</label>
     <input id="revenue" name="q_revenue"></div>
 </form>
 <script>
   // How often each field was written, and in which order fields got their first value.
-  window.__inputs = { fn: 0, em: 0, broker: 0, revenue: 0 };
+  window.__inputs = { fn: 0, em: 0, broker: 0, lang: 0, revenue: 0 };
   window.__order = [];
   document.addEventListener("input", (e) => {
     if (!window.__inputs[e.target.id]) window.__order.push(e.target.id);
@@ -534,6 +536,9 @@ def _model(hold_first_s: float = 0.0) -> Any:
             if label.startswith("Which message broker"):
                 out[qid] = {"answer": "Kafka", "facts": ["work[1].highlights[0]"], "quotes": [],
                             "confidence": 0.9}
+            elif label.startswith("Which language"):
+                out[qid] = {"answer": "Python", "facts": ["skills[0].keywords[0]"], "quotes": [],
+                            "confidence": 0.9}
             elif label.startswith("How much revenue"):
                 out[qid] = {"answer": "$5 million", "facts": ["work[7].highlights[0]"],
                             "quotes": [], "confidence": 0.9}
@@ -580,18 +585,19 @@ def test_model_answers_stream_in_after_the_rules_and_survive_a_bridge_kill(
         assert outcome["ok"], outcome
         run_id = outcome["run_id"]
         assert page.input_value("#fn") == "Ada" and page.input_value("#broker") == "Kafka"
-        assert page.input_value("#revenue") == ""
-        # The rules' values landed first; the model's answer came after, as its own delivery.
-        assert page.evaluate("window.__order") == ["fn", "em", "broker"]
+        assert page.input_value("#lang") == "Python" and page.input_value("#revenue") == ""
+        # The rules' values landed first; the model's answers came after, as their deliveries.
+        assert page.evaluate("window.__order") == ["fn", "em", "broker", "lang"]
         plan_seqs = [d["seq"] for d in outcome["plan"]["decisions"] if d["key"]]
         answers = _answers(relay, run_id)
-        assert sorted(f for _, f, _ in answers) == ["f3", "f4"], answers
+        assert sorted(f for _, f, _ in answers) == ["f3", "f4", "f5"], answers
         assert min(s for s, _, _ in answers) > max(s for s in plan_seqs if s), (plan_seqs, answers)
-        revenue = next(d for d in outcome["plan"]["decisions"] if d["field_id"] == "f4")
+        revenue = next(d for d in outcome["plan"]["decisions"] if d["field_id"] == "f5")
         assert revenue["action"] == "none" and "refused" in revenue["reason"], revenue
         # Each applied, recorded and acknowledged once.
         page.wait_for_timeout(300)  # anything late would show up as a second write
-        assert page.evaluate("window.__inputs") == {"fn": 1, "em": 1, "broker": 1, "revenue": 0}
+        assert page.evaluate("window.__inputs") == {
+            "fn": 1, "em": 1, "broker": 1, "lang": 1, "revenue": 0}
         assert pending_at_bridge(relay, run_id) == []
         assert _audited(relay, run_id, "fill.model") == 1
         assert _audited(relay, run_id, "fill.applied") == 1
@@ -605,12 +611,13 @@ def test_model_answers_stream_in_after_the_rules_and_survive_a_bridge_kill(
         wait_until(lambda: server.requests and page.input_value("#em"), 60,
                    "the rules' values and the model asked", page)
         # The fields waiting for the model say so, in the page and in the side panel.
-        wait_until(lambda: _state(relay, tab_id)["marks"].get("asking") == 2, 20,
+        wait_until(lambda: _state(relay, tab_id)["marks"].get("asking") == 3, 20,
                    "the asking marks", page)
         review = relay.worker.evaluate("(id) => relayReview.read(id)", tab_id)
         waiting = [r for r in review["rows"] if "asking the model" in r["why"]]
-        assert len(waiting) == 2, review["rows"]
+        assert len(waiting) == 3, review["rows"]
         assert page.input_value("#broker") == ""
+        page.fill("#lang", "Go")  # the person answers one themselves meanwhile
         pid = relay.bridge_pid()
         os.kill(pid, signal.SIGKILL)  # the next bridge finds the question unanswered, asks again
         outcome = relay.worker.evaluate("() => globalThis.__streamed")
@@ -618,9 +625,13 @@ def test_model_answers_stream_in_after_the_rules_and_survive_a_bridge_kill(
         run_id = outcome["run_id"]
         assert relay.bridge_pid() != pid
         assert page.input_value("#broker") == "Kafka"
+        assert page.input_value("#lang") == "Go"  # the model's answer did not overwrite theirs
+        lang = next(r for r in outcome["applied"] if r["field_id"] == "f4")
+        assert lang["status"] == "user_edited", lang
         page.wait_for_timeout(300)
-        assert page.evaluate("window.__inputs") == {"fn": 1, "em": 1, "broker": 1, "revenue": 0}
-        assert page.evaluate("window.__order") == ["fn", "em", "broker"]
+        inputs = page.evaluate("window.__inputs")
+        assert (inputs["fn"], inputs["em"], inputs["broker"], inputs["revenue"]) == (1, 1, 1, 0)
+        assert page.evaluate("window.__order") == ["fn", "em", "lang", "broker"]
         assert _state(relay, tab_id)["marks"].get("asking") == 0
         assert pending_at_bridge(relay, run_id) == []
         assert _audited(relay, run_id, "fill.model") == 1
