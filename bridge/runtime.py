@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from bridge.learn.models import AnswerSave, ApplicationSubmitted
     from bridge.llm import EscalationResult
     from bridge.llm.escalate import OnSettled
+    from bridge.model_stream import ModelStream
     from bridge.profile import LoadedProfile
     from bridge.store import Store
 
@@ -73,8 +74,7 @@ class Runtime:
         # Set by the host: sends one event frame (thread-safe). None where there is no port.
         self.emit: Callable[[dict[str, Any]], bool] | None = None
         self._planned = threading.Event()  # the first plan is answered: litellm may load
-        self._jobs: set[str] = set()  # model jobs being answered by this process
-        self._job_marks: dict[str, str] = {}  # job → when its last group was delivered
+        self._model_stream: ModelStream | None = None
 
     # -- store and profile --------------------------------------------------------------------
 
@@ -91,6 +91,16 @@ class Runtime:
             if self._store is not None:
                 self._store.close()
                 self._store = None
+
+    @property
+    def model_stream(self) -> ModelStream:
+        """The model questions of streamed plans (created on first use: it loads pydantic)."""
+        with self._lock:
+            if self._model_stream is None:
+                from bridge.model_stream import ModelStream
+
+                self._model_stream = ModelStream(self)
+            return self._model_stream
 
     def profile(self) -> tuple[LoadedProfile, str]:
         """The profile to fill from, and its stored name ("" for a file named by RELAY_PROFILE).
@@ -156,7 +166,7 @@ class Runtime:
     def _warm(self) -> None:
         # Pending deliveries first: they need only the store, and the extension is waiting.
         self.replay_pending()
-        self.resume_model_jobs()
+        self.model_stream.resume()
         try:
             from bridge.rules.engine import warm
 
@@ -245,7 +255,7 @@ class Runtime:
                 status=f"llm: asking the model about {len(asked)} field(s)",
             )
         else:
-            llm = self._escalate(request, loaded, decisions, run_id)
+            llm = self.escalate_for(request, loaded, decisions, run_id)
         decisions = llm.decisions
         escalated = time.perf_counter()
         seq = 0
@@ -283,7 +293,7 @@ class Runtime:
             # never be replayed into a page in the browser.
             store.ack(plan.run_id, seq)
         if asked and not record.replayed:
-            self._start_model_job(request_key, request, plan.run_id, asked)
+            self.model_stream.start(request_key, request, plan.run_id, asked)
         self._planned.set()
         log.info("planned %s%s: %d fields, %d to apply", plan.run_id,
                  " (a later round)" if request.continues else "", len(decisions), seq)
@@ -305,121 +315,6 @@ class Runtime:
             return []
         return model_candidates(request, decisions)
 
-    def _start_model_job(
-        self, request_key: str, request: FillRequest, run_id: str, asked: list[FieldDecision]
-    ) -> None:
-        from bridge.model_stream import ModelJob, job_name
-        from bridge.store.texts import MODEL_JOB
-
-        name = job_name(request_key)
-        job = ModelJob(run_id=run_id, request=request, decisions=asked)
-        self.store().put_text(run_id, MODEL_JOB, name, job.model_dump_json())
-        self._run_model_job(name, job)
-
-    def resume_model_jobs(self) -> int:
-        """After a (re)connect: ask again what a bridge that stopped mid-way never answered."""
-        if self.emit is None:
-            return 0
-        from bridge.model_stream import ModelJob
-
-        try:
-            jobs = self.store().model_jobs()
-        except RelayError as exc:
-            log.warning("cannot read unfinished model questions: %s", exc.message)
-            return 0
-        started = 0
-        for run_id, name, body in jobs:
-            try:
-                job = ModelJob.model_validate_json(body)
-            except ValueError:
-                log.warning("unreadable model job %s of %s dropped", name, run_id)
-                continue
-            started += self._run_model_job(name, job)
-        if started:
-            log.info("asking the model again for %d unfinished plan(s)", started)
-        return started
-
-    def _run_model_job(self, name: str, job: Any) -> int:
-        with self._lock:
-            if name in self._jobs:
-                return 0
-            self._jobs.add(name)
-            self._job_marks[name] = now_iso()
-        threading.Thread(
-            target=self._answer_job, args=(name, job), name="relay-model-answers", daemon=True
-        ).start()
-        return 1
-
-    def _answer_job(self, name: str, job: Any) -> None:
-        """Ask and check; store each group of outcomes as deliveries the moment it is settled,
-        and send them. A failure leaves what is still unanswered stored: the next connection
-        asks again."""
-        from bridge.model_stream import settled_keys
-
-        try:
-            loaded, _ = self.profile()
-            left: list[FieldDecision] = list(job.decisions)
-
-            def deliver(group: list[FieldDecision], summary: dict[str, Any]) -> None:
-                nonlocal left
-                done = settled_keys(group)
-                left = [d for d in left if (d.frame, d.field_id) not in done]
-                self._deliver_answers(name, job, group, summary, left)
-
-            llm = self._escalate(job.request, loaded, job.decisions, job.run_id, deliver)
-            # What no group settled (the model step gave up early): its reason is the outcome.
-            waiting = settled_keys(left)
-            rest = [d for d in llm.decisions if (d.frame, d.field_id) in waiting]
-            if rest:
-                summary = {"calls": llm.llm_calls, "cost_usd": llm.cost_usd, "status": llm.status}
-                deliver(rest, summary)
-        except Exception:
-            log.exception("model answers for %s not finished; asked again next time", job.run_id)
-        finally:
-            with self._lock:
-                self._jobs.discard(name)
-                self._job_marks.pop(name, None)
-
-    def _deliver_answers(
-        self,
-        name: str,
-        job: Any,
-        group: list[FieldDecision],
-        summary: dict[str, Any],
-        left: list[FieldDecision],
-    ) -> None:
-        """One group of model outcomes: stored as the run's deliveries together with what is
-        left of the job, then sent as `fill.answer` events."""
-        from bridge.forms import FillPlan
-        from bridge.model_stream import answer_event, group_key
-        from bridge.rules.explain import plain_reason
-
-        store = self.store()
-        outcomes = []
-        for decision in group:
-            outcome = decision.model_copy(update={"asking": False})
-            outcome.why = plain_reason(outcome)
-            outcomes.append(outcome)
-        plan = FillPlan(
-            run_id=job.run_id, decisions=outcomes, llm_calls=int(summary["calls"]),
-            llm_cost_usd=float(summary["cost_usd"]), llm_status=str(summary["status"]),
-        )
-        with self._lock:
-            since = self._job_marks.get(name, "")
-            self._job_marks[name] = now_iso()
-        usage = store.run_usage(job.run_id, since)
-        remaining = job.model_copy(update={"decisions": left}).model_dump_json() if left else None
-        record = store.record_model_answers(
-            group_key(name, outcomes), name, plan, remaining=remaining,
-            tokens=(usage["tokens_in"], usage["tokens_out"]), cost_e4=usage["cost_e4"],
-            actor=self.door,
-        )
-        emit = self.emit
-        sent = [d for d in record.deliveries if emit is not None and emit(answer_event(d, summary))]
-        if sent:
-            store.mark_sent(sent)
-        log.info("model answers for %s: %d sent, %d still asked", job.run_id, len(sent), len(left))
-
     def _day_left(self) -> float | None:
         """What the daily model cap leaves for today (None without a model)."""
         from bridge.llm import CachedAnswer, load_config
@@ -432,7 +327,7 @@ class Runtime:
         spent = StoreLlmLedger(self.store(), CachedAnswer).spent_usd_since(midnight)
         return round(max(config.cap_per_day_usd - spent, 0.0), 4)
 
-    def _escalate(
+    def escalate_for(
         self,
         request: FillRequest,
         loaded: LoadedProfile,
