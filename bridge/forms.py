@@ -149,6 +149,9 @@ class FillRequest(BaseModel):
     # continues, and the fields to decide; `frames` carry the whole snapshot, for context.
     continues: Annotated[str, Field(max_length=64)] = ""  # a run id, or "" for a first round
     decide: list[FieldRef] = Field(default_factory=list, max_length=MAX_FIELDS)
+    # The extension takes model answers as they come (`fill.answer` events) instead of waiting
+    # for them in the reply; other front doors get the whole plan in one answer.
+    stream: bool = False
 
     @model_validator(mode="after")
     def _bounded(self) -> FillRequest:
@@ -219,6 +222,8 @@ class FieldDecision(BaseModel):
     # Delivery sequence number within the run (set for decisions that do something): the
     # extension acknowledges `up_to_seq` and skips a (run, seq) it has already applied.
     seq: int | None = None
+    # Waiting for the model: its answer (or refusal) comes later as a `fill.answer` event.
+    asking: bool = False
 
 
 class FillPlan(BaseModel):

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from bridge.forms import AckRequest, ApplyReport, BlockedReport, FieldDecision, FillRequest
     from bridge.learn.models import AnswerSave, ApplicationSubmitted
     from bridge.llm import EscalationResult
+    from bridge.llm.escalate import OnSettled
+    from bridge.model_stream import ModelStream
     from bridge.profile import LoadedProfile
     from bridge.store import Store
 
@@ -44,6 +46,9 @@ NO_PROFILE = (
     "`relay config set profile FILE`)"
 )
 
+
+ASKING_WHY = "Relay is asking the model; its answer comes in a moment."
+MODEL_WARM_IDLE_S = 2.0
 
 # The front door a runtime serves; only the native port delivers plans to the browser.
 NATIVE = "bridge"
@@ -68,6 +73,8 @@ class Runtime:
         self._connected_at = now_iso()
         # Set by the host: sends one event frame (thread-safe). None where there is no port.
         self.emit: Callable[[dict[str, Any]], bool] | None = None
+        self._planned = threading.Event()  # the first plan is answered: litellm may load
+        self._model_stream: ModelStream | None = None
 
     # -- store and profile --------------------------------------------------------------------
 
@@ -84,6 +91,16 @@ class Runtime:
             if self._store is not None:
                 self._store.close()
                 self._store = None
+
+    @property
+    def model_stream(self) -> ModelStream:
+        """The model questions of streamed plans (created on first use: it loads pydantic)."""
+        with self._lock:
+            if self._model_stream is None:
+                from bridge.model_stream import ModelStream
+
+                self._model_stream = ModelStream(self)
+            return self._model_stream
 
     def profile(self) -> tuple[LoadedProfile, str]:
         """The profile to fill from, and its stored name ("" for a file named by RELAY_PROFILE).
@@ -121,6 +138,7 @@ class Runtime:
     def capabilities(self) -> list[str]:
         return [
             "fill.plan", "fill.applied", "fill.ack", "fill.blocked", "chunked-replies", "replay",
+            "streamed-answers",
             "answer.save", "application.submitted", "applications.list", "application.get",
             "application.update", "answers.list", "answers.update", "answers.delete",
         ]
@@ -131,19 +149,24 @@ class Runtime:
         """Load, in the background, what the first Fill needs, so it does not wait.
 
         Called on `hello`, which the extension sends the moment the port opens. litellm (seconds
-        to import) gets its own thread and starts first, whatever else fails: a Fill that needs
-        the model while the import runs waits only for what is left of it, and one that does not
-        is never held up by it. A second thread replays pending deliveries, then loads the rules
-        engine and the profile."""
+        to import) gets its own thread, whatever else fails: it starts once the first plan is
+        answered, or after MODEL_WARM_IDLE_S without one — its import holds the interpreter
+        and would slow the rules' values of a Fill that arrives with the port. A Fill that needs
+        the model while the import runs waits only for what is left of it (its answers stream
+        in), and one that does not is never held up by it. A second thread replays pending
+        deliveries, then loads the rules engine and the profile."""
         if self._warmed:
             return
         self._warmed = True
-        threading.Thread(target=_warm_model, name="relay-model-warm-up", daemon=True).start()
+        threading.Thread(
+            target=_warm_model, args=(self._planned,), name="relay-model-warm-up", daemon=True
+        ).start()
         threading.Thread(target=self._warm, name="relay-warm-up", daemon=True).start()
 
     def _warm(self) -> None:
         # Pending deliveries first: they need only the store, and the extension is waiting.
         self.replay_pending()
+        self.model_stream.resume()
         try:
             from bridge.rules.engine import warm
 
@@ -223,12 +246,24 @@ class Runtime:
             store.require_run(request.continues)
         planned = time.perf_counter()
         run_id = request.continues or store.new_run_id()
-        llm = self._escalate(request, loaded, decisions, run_id)
+        asked = self._streamed(request, decisions)
+        if asked:
+            # The model's answers come later as `fill.answer` events (bridge/model_stream.py):
+            # nothing here waits for the model, nor for litellm's import.
+            from bridge.llm import EscalationResult
+            from bridge.model_stream import mark_asking
+
+            llm = EscalationResult(
+                decisions=mark_asking(decisions, asked),
+                status=f"llm: asking the model about {len(asked)} field(s)",
+            )
+        else:
+            llm = self.escalate_for(request, loaded, decisions, run_id)
         decisions = llm.decisions
         escalated = time.perf_counter()
         seq = 0
         for decision in decisions:
-            decision.why = plain_reason(decision)
+            decision.why = ASKING_WHY if decision.asking else plain_reason(decision)
             if decision.action is Action.ATTACH:
                 self._attach_document(decision, loaded, profile_name, request.url)
             if decision.action is not Action.NONE:
@@ -260,9 +295,28 @@ class Runtime:
             # A plan asked for by a tool or an assistant is done once it is answered: it must
             # never be replayed into a page in the browser.
             store.ack(plan.run_id, seq)
+        if asked and not record.replayed:
+            self.model_stream.start(request_key, request, plan.run_id, asked)
+        self._planned.set()
         log.info("planned %s%s: %d fields, %d to apply", plan.run_id,
                  " (a later round)" if request.continues else "", len(decisions), seq)
         return record.result
+
+    # -- model answers that stream in ---------------------------------------------------------
+
+    def _streamed(
+        self, request: FillRequest, decisions: list[FieldDecision]
+    ) -> list[FieldDecision]:
+        """The fields to ask the model about after the reply: only the native port, which can
+        send events, streams; other doors get the model's answers in the plan."""
+        if not request.stream or self.door != NATIVE or self.emit is None:
+            return []
+        from bridge.llm import load_config
+        from bridge.llm.escalate import model_candidates
+
+        if not load_config().enabled:
+            return []
+        return model_candidates(request, decisions)
 
     def _day_left(self) -> float | None:
         """What the daily model cap leaves for today (None without a model)."""
@@ -276,12 +330,13 @@ class Runtime:
         spent = StoreLlmLedger(self.store(), CachedAnswer).spent_usd_since(midnight)
         return round(max(config.cap_per_day_usd - spent, 0.0), 4)
 
-    def _escalate(
+    def escalate_for(
         self,
         request: FillRequest,
         loaded: LoadedProfile,
         decisions: list[FieldDecision],
         run_id: str,
+        on_settled: OnSettled | None = None,
     ) -> EscalationResult:
         """What the rules left open goes to the model, behind the guards; rules only without one."""
         from bridge.llm import CachedAnswer, escalate, load_config
@@ -289,7 +344,8 @@ class Runtime:
 
         ledger = StoreLlmLedger(self.store(), CachedAnswer)
         return escalate(
-            request, loaded, decisions, run_id=run_id, ledger=ledger, config=load_config()
+            request, loaded, decisions, run_id=run_id, ledger=ledger, config=load_config(),
+            on_settled=on_settled,
         )
 
     def record_applied(self, report: ApplyReport, request_key: str) -> dict[str, Any]:
@@ -424,8 +480,10 @@ class Runtime:
         decision.file.data_b64 = base64.b64encode(data).decode("ascii")
 
 
-def _warm_model() -> None:
-    """Import litellm when a model is configured (never on the request path)."""
+def _warm_model(planned: threading.Event) -> None:
+    """Import litellm when a model is configured (never on the request path), once the first
+    plan is answered or the bridge has been idle a moment."""
+    planned.wait(MODEL_WARM_IDLE_S)
     try:
         from bridge.llm.client import load
         from bridge.llm.config import load_config

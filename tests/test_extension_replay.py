@@ -3,7 +3,8 @@
 
 A run's plan arrives but is not applied (`relayPlanTab`, the same bookkeeping path a Fill takes);
 then the bridge is killed, or the service worker is stopped, and the replay after the restart
-fills each field exactly once and leaves nothing pending at the bridge.
+fills each field exactly once and leaves nothing pending at the bridge. Model answers that stream
+in after the plan (a scripted model server on loopback, answering after 2 s) take the same path.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from bridge.driver.registration import bridge_executable, register_in_user_data_
 from bridge.driver.static_server import StaticServer
 from tests.bridge_process import BridgeProcess
 from tests.conftest import REPO, SAMPLE_PROFILE
+from tests.llm_server import LlmServer, Reply, by_label, llm_server_session
+
+__all__ = ["llm_server_session"]
 
 pytestmark = [
     pytest.mark.e2e,
@@ -55,6 +59,38 @@ RESUME_FORM = """<!doctype html><html><head><meta charset="utf-8"><title>Apply</
 </form>
 </body></html>
 """
+# Two fields the rules know, three only the model can answer (one of its answers is invented).
+STREAM_FORM = """<!doctype html><html><head><meta charset="utf-8"><title>Apply</title></head><body>
+<p>Acme Payments is hiring a backend engineer to run its event pipeline.</p>
+<form onsubmit="return false">
+  <div><label for="fn">First name</label><input id="fn" name="first_name"></div>
+  <div><label for="em">Email</label><input id="em" type="email" name="email"></div>
+  <div><label for="broker">Which message broker have you run in production?</label>
+    <input id="broker" name="q_broker"></div>
+  <div><label for="lang">Which language do you write most of your backend code in?</label>
+    <input id="lang" name="q_lang"></div>
+  <div><label for="revenue">How much revenue did your last project bring in?</label>
+    <input id="revenue" name="q_revenue"></div>
+</form>
+<script>
+  // How often each field was written, and in which order fields got their first value.
+  window.__inputs = { fn: 0, em: 0, broker: 0, lang: 0, revenue: 0 };
+  window.__order = [];
+  document.addEventListener("input", (e) => {
+    if (!window.__inputs[e.target.id]) window.__order.push(e.target.id);
+    window.__inputs[e.target.id] += 1;
+  }, true);
+</script>
+</body></html>
+"""
+MODEL_DELAY_S = 2.0
+LLM_ENV = {
+    "RELAY_LLM_API_KEY": "sk-test-not-a-real-key",
+    "RELAY_MODEL_FAST": "openai/fast-model",
+    "RELAY_MODEL_GENERAL": "openai/general-model",
+    "RELAY_MODEL_HEAVY": "",
+}
+
 # Larger than one native-messaging frame once in base64 (1 MiB): its replay comes in chunks.
 RESUME_BYTES = 1_500_000
 
@@ -87,11 +123,17 @@ class Relay:
 
 
 @pytest.fixture(scope="module")
-def relay(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[Relay]:
+def relay(
+    tmp_path_factory: pytest.TempPathFactory, chromium: str, llm_server_session: LlmServer
+) -> Iterator[Relay]:
     from playwright import sync_api
 
     root = tmp_path_factory.mktemp("replay-site")
     (root / "form.html").write_text(FORM, encoding="utf-8")
+    (root / "stream.html").write_text(STREAM_FORM, encoding="utf-8")
+    # Another wording: the model's cached answer to the first one does not apply.
+    again = STREAM_FORM.replace("have you run in production", "do you know best")
+    (root / "stream-again.html").write_text(again, encoding="utf-8")
     (root / "other.html").write_text("<p>somewhere else</p>", encoding="utf-8")
     (root / "resume.html").write_text(RESUME_FORM, encoding="utf-8")
     scratch = tmp_path_factory.mktemp("replay-browser")
@@ -111,7 +153,10 @@ def relay(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[R
     profile = json.loads(SAMPLE_PROFILE.read_text(encoding="utf-8"))
     profile["application"]["documents"]["resume"] = str(resume)
     (scratch / "profile.json").write_text(json.dumps(profile), encoding="utf-8")
-    env = {"RELAY_PROFILE": str(scratch / "profile.json"), "RELAY_HOME": str(home)}
+    env = {
+        "RELAY_PROFILE": str(scratch / "profile.json"), "RELAY_HOME": str(home),
+        "RELAY_LLM_API_BASE": llm_server_session.base_url, **LLM_ENV,
+    }
     with StaticServer(root) as server, sync_api.sync_playwright() as playwright:
         context = launch(playwright, user_data_dir=udd, extension_dir=EXTENSION, env=env)
         try:
@@ -142,10 +187,10 @@ def wait_until(
             time.sleep(0.1)
 
 
-def open_form(relay: Relay) -> tuple[Any, int]:
+def open_form(relay: Relay, name: str = "form.html") -> tuple[Any, int]:
     """A new tab with the form; a fresh query string tells its tab apart from earlier ones."""
     page = relay.context.new_page()
-    page.goto(f"{relay.site}/form.html?tab={next(_TABS)}", wait_until="load")
+    page.goto(f"{relay.site}/{name}?tab={next(_TABS)}", wait_until="load")
     tab_id: int = relay.worker.evaluate(
         "async (url) => (await chrome.tabs.query({})).find((t) => t.url === url).id", page.url
     )
@@ -476,3 +521,132 @@ def _alive(pid: int) -> bool:
         return "Z" not in Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
     except OSError:
         return False
+
+
+def _model(hold_first_s: float = 0.0) -> Any:
+    """The scripted model: the broker from the profile, a revenue figure resting on a fact that
+    does not exist (the guard refuses it), each after MODEL_DELAY_S; the first call after
+    `hold_first_s` instead (a bridge killed meanwhile never hears it)."""
+    calls = itertools.count()
+
+    def reply(body: dict[str, Any]) -> Reply:
+        first = next(calls) == 0
+        out: dict[str, Any] = {}
+        for label, qid in by_label(body).items():
+            if label.startswith("Which message broker"):
+                out[qid] = {"answer": "Kafka", "facts": ["work[1].highlights[0]"], "quotes": [],
+                            "confidence": 0.9}
+            elif label.startswith("Which language"):
+                out[qid] = {"answer": "Python", "facts": ["skills[0].keywords[0]"], "quotes": [],
+                            "confidence": 0.9}
+            elif label.startswith("How much revenue"):
+                out[qid] = {"answer": "$5 million", "facts": ["work[7].highlights[0]"],
+                            "quotes": [], "confidence": 0.9}
+            else:
+                out[qid] = {"skip": "not in the facts"}
+        delay = hold_first_s if first and hold_first_s else MODEL_DELAY_S
+        return Reply({"fields": out}, delay_s=delay)
+
+    return reply
+
+
+def _audited(relay: Relay, run_id: str, action: str) -> int:
+    from bridge.store import Store
+
+    with Store.open(relay.home) as store:
+        return sum(1 for e in store.audit_entries(run_id) if e["action"] == action)
+
+
+def _answers(relay: Relay, run_id: str) -> list[tuple[int, str, str]]:
+    events: list[dict[str, Any]] = relay.worker.evaluate("() => relayEvents")
+    return [
+        (e["decision"]["seq"], e["decision"]["field_id"], e["decision"]["action"])
+        for e in events
+        if e.get("kind") == "fill.answer" and e.get("run_id") == run_id
+    ]
+
+
+def _state(relay: Relay, tab_id: int) -> dict[str, Any]:
+    state: dict[str, Any] = relay.worker.evaluate(
+        "(id) => chrome.tabs.sendMessage(id, { relay: 'state' }, { frameId: 0 })", tab_id
+    )
+    return state
+
+
+def test_model_answers_stream_in_after_the_rules_and_survive_a_bridge_kill(
+    relay: Relay, llm_server_session: LlmServer
+) -> None:
+    server = llm_server_session
+    page, tab_id = open_form(relay, "stream.html")
+    try:
+        relay.warm_bridge(page)
+        server.reset(_model())
+        outcome = relay.worker.evaluate("(id) => relayFill(id)", tab_id)
+        assert outcome["ok"], outcome
+        run_id = outcome["run_id"]
+        assert page.input_value("#fn") == "Ada" and page.input_value("#broker") == "Kafka"
+        assert page.input_value("#lang") == "Python" and page.input_value("#revenue") == ""
+        # The rules' values landed first; the model's answers came after, as their deliveries.
+        assert page.evaluate("window.__order") == ["fn", "em", "broker", "lang"]
+        plan_seqs = [d["seq"] for d in outcome["plan"]["decisions"] if d["key"]]
+        answers = _answers(relay, run_id)
+        assert sorted(f for _, f, _ in answers) == ["f3", "f4", "f5"], answers
+        assert min(s for s, _, _ in answers) > max(s for s in plan_seqs if s), (plan_seqs, answers)
+        revenue = next(d for d in outcome["plan"]["decisions"] if d["field_id"] == "f5")
+        assert revenue["action"] == "none" and "refused" in revenue["reason"], revenue
+        # Each applied, recorded and acknowledged once.
+        page.wait_for_timeout(300)  # anything late would show up as a second write
+        assert page.evaluate("window.__inputs") == {
+            "fn": 1, "em": 1, "broker": 1, "lang": 1, "revenue": 0}
+        assert pending_at_bridge(relay, run_id) == []
+        assert _audited(relay, run_id, "fill.model") == 1
+        assert _audited(relay, run_id, "fill.applied") == 1
+        assert outcome["plan"]["llm_calls"] >= 1
+
+        # Again on a new tab, and the bridge dies while the model is thinking.
+        page.close()
+        page, tab_id = open_form(relay, "stream-again.html")
+        server.reset(_model(hold_first_s=120))
+        relay.worker.evaluate("(id) => { globalThis.__streamed = relayFill(id); }", tab_id)
+        wait_until(lambda: server.requests and page.input_value("#em"), 60,
+                   "the rules' values and the model asked", page)
+        # The fields waiting for the model say so, in the page and in the side panel.
+        wait_until(lambda: _state(relay, tab_id)["marks"].get("asking") == 3, 20,
+                   "the asking marks", page)
+        review = relay.worker.evaluate("(id) => relayReview.read(id)", tab_id)
+        waiting = [r for r in review["rows"] if "asking the model" in r["why"]]
+        assert len(waiting) == 3, review["rows"]
+        assert page.input_value("#broker") == ""
+        page.fill("#lang", "Go")  # the person answers one themselves meanwhile
+        pid = relay.bridge_pid()
+        os.kill(pid, signal.SIGKILL)  # the next bridge finds the question unanswered, asks again
+        outcome = relay.worker.evaluate("() => globalThis.__streamed")
+        assert outcome["ok"], outcome
+        run_id = outcome["run_id"]
+        assert relay.bridge_pid() != pid
+        assert page.input_value("#broker") == "Kafka"
+        assert page.input_value("#lang") == "Go"  # the model's answer did not overwrite theirs
+        lang = next(r for r in outcome["applied"] if r["field_id"] == "f4")
+        assert lang["status"] == "user_edited", lang
+        page.wait_for_timeout(300)
+        inputs = page.evaluate("window.__inputs")
+        assert (inputs["fn"], inputs["em"], inputs["broker"], inputs["revenue"]) == (1, 1, 1, 0)
+        assert page.evaluate("window.__order") == ["fn", "em", "lang", "broker"]
+        assert _state(relay, tab_id)["marks"].get("asking") == 0
+        assert pending_at_bridge(relay, run_id) == []
+        assert _audited(relay, run_id, "fill.model") == 1
+        assert _audited(relay, run_id, "fill.applied") == 1
+
+        # A fresh bridge process has nothing left to replay or to ask.
+        fresh = BridgeProcess(
+            env={"RELAY_HOME": str(relay.home), "RELAY_PROFILE": str(SAMPLE_PROFILE)}
+        )
+        try:
+            assert fresh.request("hello", {"protocol": "1.0"}, rid="h")["ok"]
+            time.sleep(1.5)  # replays come from the warm-up, off the request path
+            fresh.send({"v": 1, "id": "p", "type": "ping", "payload": {}})
+            assert fresh.receive()["id"] == "p"  # no event frame came before the pong
+        finally:
+            fresh.close()
+    finally:
+        page.close()

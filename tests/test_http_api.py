@@ -21,6 +21,7 @@ import pytest
 
 from bridge.actions.registry import ACTIONS
 from bridge.api.app import MAX_BODY
+from bridge.api.narrow import EXTENSION_ONLY
 from bridge.api.openapi import document
 from bridge.api.server import bind
 from bridge.store import Store
@@ -212,7 +213,8 @@ def test_the_openapi_document_is_served_and_kept_in_docs(api: Api) -> None:
     assert served == document()
     kept = json.loads((REPO / "docs" / "openapi.json").read_text())
     assert kept == served, "docs/openapi.json is stale: relay serve --openapi > docs/openapi.json"
-    assert {p.removeprefix("/v1/") for p in served["paths"] if p.startswith("/v1/")} == set(ACTIONS)
+    offered = {p.removeprefix("/v1/") for p in served["paths"] if p.startswith("/v1/")}
+    assert offered == set(ACTIONS) - EXTENSION_ONLY and "fill.applied" not in offered
     plan_body = served["paths"]["/v1/fill.plan"]["post"]["requestBody"]
     assert plan_body["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/FillRequest"
@@ -232,3 +234,27 @@ def test_serve_refuses_a_non_loopback_address(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "refusing to listen on '0.0.0.0'" in done.stderr and "loopback" in done.stderr
     assert not (tmp_path / "api-token").exists()
+
+
+def test_the_extensions_reports_are_not_offered_and_plans_leave_self_identification_out(
+    api: Api,
+) -> None:
+    # What the page did and what the browser acknowledged only the extension can say.
+    for kind in ["fill.applied", "fill.ack", "fill.blocked", "application.submitted"]:
+        status, body, _ = api.call("POST", f"/v1/{kind}", {"run_id": "run-x", "up_to_seq": 1})
+        assert (status, body["error"]["code"]) == (404, "E_UNKNOWN_TYPE"), (kind, body)
+        assert "extension" in body["error"]["message"]
+    gender = {"id": "f3", "widget": "select", "label": "Gender", "options": [
+        {"value": "f", "text": "Female"}, {"value": "m", "text": "Male"},
+        {"value": "d", "text": "I decline to self-identify"}]}
+    form = json.loads(json.dumps(FORM))
+    form["frames"][0]["fields"].append(gender)
+    status, body, _ = api.call("POST", "/v1/fill.plan", form)
+    assert status == 200, body
+    by_id = {d["field_id"]: d for d in body["result"]["decisions"]}
+    assert by_id["f1"]["value"] == "Ada"
+    left = by_id["f3"]
+    assert left["key"].startswith("eeo.") and left["action"] == "none", left
+    assert (left["value"], left["values"], left["status"]) == ("", [], "leave")
+    assert left["reason"] == "self-identification: left for the person"
+    assert "Female" not in json.dumps(body)

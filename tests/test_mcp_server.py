@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +37,7 @@ __all__ = ["llm_server", "llm_server_session"]  # pytest fixtures, used by name
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_PROFILE = REPO / "demo" / "profile" / "sample.json"
 TOOLS = {"list_applications", "get_application", "search_saved_answers", "draft_answer",
-         "plan_fill", "profile_summary"}
+         "plan_fill", "profile_summary", "save_answer"}
 # The sample profile's self-identification answers (the ones that say something).
 SELF_ID = ["Female", "I am not a protected veteran"]
 GOOD_QUESTION = "Why do you want to work on our payments team?"
@@ -71,6 +73,43 @@ def _env(home: Path, server: LlmServer) -> dict[str, str]:
         "RELAY_MODEL_GENERAL": "openai/general-model",
         "RELAY_MODEL_HEAVY": "",
     }
+
+
+def _seed_application(home: Path) -> None:
+    """An application the person submitted, answering Gender otherwise than their profile."""
+    from bridge.actions.registry import dispatch
+    from bridge.protocol.envelopes import Request
+    from bridge.runtime import Runtime
+
+    runtime = Runtime(home, SAMPLE_PROFILE)
+    try:
+        dispatch(runtime, Request(v=1, id="seed", type="application.submitted", payload={
+            "url": "https://jobs.example.test/apply", "company": "Acme Pay",
+            "job_title": "Backend Engineer", "how": "submit_click", "fields": [
+                {"field_id": "f1", "label": "Why payments?", "widget": "textarea",
+                 "value": "Money that moves reliably matters.", "set_by": "person"},
+                {"field_id": "f2", "label": "Gender", "widget": "select",
+                 "options": ["Female", "Male", "Decline"], "value": "Male", "set_by": "person"},
+            ]}))
+    finally:
+        runtime.close()
+
+
+def _relay(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bridge.cli.main", *args], env=env, text=True,
+                          capture_output=True, timeout=120, check=True)
+
+
+def _approve_when_asked(env: dict[str, str]) -> None:
+    """The person, at the CLI: wait for the assistant's request, then approve it."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        pending = json.loads(_relay(env, "approvals", "list", "--json").stdout)["approvals"]
+        if pending:
+            _relay(env, "approvals", "approve", str(pending[0]["approval_id"]))
+            return
+        time.sleep(0.3)
+    raise AssertionError("the assistant's request never came")
 
 
 async def _session(env: dict[str, str]) -> dict[str, Any]:
@@ -113,7 +152,18 @@ async def _session(env: dict[str, str]) -> dict[str, Any]:
         out["bad_plan"] = await call("plan_fill", {"fields": []})
         out["applications"] = await call("list_applications")
         out["application"] = await call("get_application", {"application_id": 1})
-        out["answers"] = await call("search_saved_answers", {"query": "why this role"})
+        out["answers"] = await call("search_saved_answers", {"query": ""})
+        # Saving waits for the person; here they approve it at the CLI meanwhile.
+        async with anyio.create_task_group() as group:
+            group.start_soon(anyio.to_thread.run_sync, _approve_when_asked, env)
+            out["saved"] = await call("save_answer", {
+                "question": "What is your notice period?", "answer": "Four weeks",
+                "wait_seconds": 120})
+        out["unanswered"] = await call("save_answer", {
+            "question": "Preferred start date?", "answer": "March", "wait_seconds": 0})
+        out["self_id_save"] = await call("save_answer", {
+            "question": "What is your gender?", "answer": "Female", "wait_seconds": 0})
+        out["after_save"] = await call("search_saved_answers", {"query": "notice period"})
         try:
             out["unknown"] = str((await call("submit_application", {})).content)
         except Exception as exc:  # the SDK may answer an unknown tool as a protocol error
@@ -130,6 +180,7 @@ def session(
     (home / "config.toml").write_text(
         '[prices."openai/general-model"]\ninput_per_mtok = 0.40\noutput_per_mtok = 1.75\n'
     )
+    _seed_application(home)
     out = anyio.run(_session, _env(home, llm_server_session))
     out["home"] = home
     out["requests"] = list(llm_server_session.raw_bodies)
@@ -153,7 +204,8 @@ def test_the_tools_offered_are_the_tiers_that_run_without_the_person(
     session: dict[str, Any],
 ) -> None:
     assert set(session["tools"]) == TOOLS
-    assert all(CAPABILITIES[name] in RUNS_ALONE for name in session["tools"])
+    alone = {name for name in session["tools"] if CAPABILITIES[name] in RUNS_ALONE}
+    assert set(session["tools"]) - alone == {"save_answer"}
     assert CAPABILITIES["save_answer"] is Tier.APPROVE
     assert CAPABILITIES["submit_application"] is Tier.BLOCK
     assert CAPABILITIES["fill_page"] is Tier.BLOCK
@@ -227,13 +279,51 @@ def test_plan_fill_plans_but_withholds_private_answers_and_fills_nothing(
         assert store.pending() == []
 
 
-def test_tools_whose_requests_this_version_lacks_say_so(session: dict[str, Any]) -> None:
-    for key, kind in (("applications", "applications.list"), ("application", "application.get"),
-                      ("answers", "answers.list")):
-        if kind in ACTIONS:
-            assert not session[key].is_error or "E_NOT_FOUND" in _error(session[key])
-        else:
-            assert "not available in this version" in _error(session[key]), key
+def test_reading_tools_give_the_learning_records_without_self_identification(
+    session: dict[str, Any],
+) -> None:
+    assert {"applications.list", "application.get", "answers.list"} <= set(ACTIONS)
+    listed = _data(session["applications"])["applications"]
+    assert [(a["company"], a["status"], a["submitted"]) for a in listed] == [
+        ("Acme Pay", "submitted", True)]
+    application = _data(session["application"])["application"]
+    fields = {f["label"]: f for f in application["fields"]}
+    assert fields["Why payments?"]["value"] == "Money that moves reliably matters."
+    # The person's own answer on the page, not the profile's: still never given out.
+    assert fields["Gender"]["value"].startswith("kept private")
+    assert "Male" not in json.dumps(application)
+    answers = _data(session["answers"])["answers"]
+    assert [a["value"] for a in answers if a["question"] == "Why payments?"] == [
+        "Money that moves reliably matters."]
+    assert all(a["self_id"] is False for a in answers)
+    assert not any(a["question"] == "Gender" for a in answers)
+
+
+def test_saving_an_answer_waits_for_the_persons_approval(session: dict[str, Any]) -> None:
+    saved = _data(session["saved"])
+    assert saved["status"] == "saved" and saved["answer_id"] >= 1, saved
+    found = _data(session["after_save"])["answers"]
+    assert [a["value"] for a in found if a["question"] == "What is your notice period?"] == [
+        "Four weeks"]
+    unanswered = _data(session["unanswered"])
+    assert unanswered["status"] == "pending"
+    assert f"relay approvals approve {unanswered['approval_id']}" in unanswered["note"]
+    assert "self-identification" in _error(session["self_id_save"])
+    env = {**os.environ, "RELAY_HOME": str(session["home"])}
+    _relay(env, "approvals", "deny", str(unanswered["approval_id"]))
+    with Store.open(session["home"]) as store:
+        rows = {r["approval_id"]: r for r in store.approvals()}
+        assert rows[saved["approval_id"]]["status"] == "approved"
+        assert rows[unanswered["approval_id"]]["status"] == "denied"
+        assert len(rows) == 2  # the self-identification answer was never even asked for
+        assert not [a for a in store.saved_answers("start date", 10)]
+        actions = [e["action"] for e in store.audit_entries()]
+        assert actions.count("mcp.save_answer") == 2
+        assert "cli.approve.answer.save" in actions
+    again = subprocess.run([sys.executable, "-m", "bridge.cli.main", "approvals", "approve",
+                            str(unanswered["approval_id"])], env=env, text=True,
+                           capture_output=True, timeout=120)
+    assert again.returncode == 1 and "denied already" in again.stderr
 
 
 def test_every_call_is_audited_with_its_tokens_and_cost(session: dict[str, Any]) -> None:
@@ -259,6 +349,7 @@ def test_tiers_refuse_what_needs_the_person_and_block_the_unknown(relay_home: Pa
     assert tier_of("delete_everything") is Tier.BLOCK
     runtime = Runtime(relay_home, SAMPLE_PROFILE, door="mcp")
     try:
+        # Saving only ever goes through an approval (tools.save_answer), never straight out.
         for name in ("save_answer", "submit_application", "delete_everything"):
             with pytest.raises(tools.ToolFailed, match="cannot run it"):
                 tools._send(runtime, name, "ping", {})

@@ -1,5 +1,6 @@
-"""The bridge starts loading litellm the moment `hello` arrives when a model is configured: not
-after the rules engine has loaded, and even when no profile is stored yet."""
+"""The bridge starts loading litellm after `hello` when a model is configured (once the first
+plan is answered, or after a moment without one): not after the rules engine has loaded, and even
+when no profile is stored yet."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bridge.api import guard
+from bridge.api import guard, narrow
 from bridge.doors import call
 from bridge.protocol.envelopes import MAX_ID
 from bridge.protocol.errors import ErrorCode, RelayError
@@ -73,6 +73,11 @@ async def checked(request: web.Request, handler: guard.Handler) -> web.StreamRes
 
 async def request_type(request: web.Request) -> web.Response:
     kind = request.match_info["type"]
+    if kind in narrow.EXTENSION_ONLY:
+        raise RelayError(
+            ErrorCode.UNKNOWN_TYPE,
+            f"{kind!r} is the extension's own report and is not offered over HTTP",
+        )
     key = request.headers.get("Idempotency-Key")
     if key is not None and not KEY_PATTERN.fullmatch(key):
         raise RelayError(
@@ -84,6 +89,8 @@ async def request_type(request: web.Request) -> web.Response:
     request_id = f"http:{key or uuid.uuid4().hex}"
     # The dispatcher is synchronous (the store, the model): it runs on a worker thread.
     result = await asyncio.to_thread(call, runtime, kind, payload, request_id)
+    if kind == "fill.plan":
+        result = narrow.plan_for_a_tool(result)
     return web.json_response({"ok": True, "result": result})
 
 

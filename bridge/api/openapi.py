@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from bridge.actions.registry import ACTIONS
 from bridge.api.app import STATUS
+from bridge.api.narrow import offered
 from bridge.identity import BRIDGE_VERSION
 from bridge.protocol.errors import ErrorCode
 
@@ -59,6 +60,8 @@ def document() -> dict[str, Any]:
     paths: dict[str, Any] = {}
     errors = _error_responses()
     for kind, module_name in sorted(ACTIONS.items()):
+        if not offered(kind):
+            continue
         model = getattr(importlib.import_module(module_name), "PAYLOAD_MODEL", None)
         body = _schema(model, schemas) if model is not None else {"type": "object"}
         paths[f"/v1/{kind}"] = {

@@ -23,8 +23,9 @@ from bridge.runtime import Runtime
 INSTRUCTIONS = (
     "Relay fills job applications from the person's own profile, in their browser. Through these "
     "tools you can read their applications and saved answers, see what their profile can answer, "
-    "draft an answer to one question (checked against their profile) and plan how Relay would "
-    "fill a form. You cannot fill a page or submit anything: the person does that. "
+    "draft an answer to one question (checked against their profile), plan how Relay would "
+    "fill a form, and ask the person to save an answer (they approve it in Relay). You cannot "
+    "fill a page or submit anything: the person does that. "
     "Self-identification answers, credentials and ID numbers are never given out."
 )
 
@@ -57,7 +58,7 @@ def build(runtime: Runtime) -> MCPServer:
         return await run_tool(tools.get_application, application_id)
 
     async def search_saved_answers(
-        query: Annotated[str, Field(max_length=1000, description="words of a question")] = "",
+        query: Annotated[str, Field(max_length=500, description="words of a question")] = "",
         limit: Annotated[int, Field(ge=1, le=200)] = 20,
     ) -> dict[str, Any]:
         """The person's saved answers to application questions, closest to the query first."""
@@ -91,6 +92,22 @@ def build(runtime: Runtime) -> MCPServer:
         Only a plan: nothing is filled and nothing is submitted; the person does both."""
         return await run_tool(tools.plan_fill, fields, url, title, job_text)
 
+    async def save_answer(
+        question: Annotated[str, Field(min_length=1, max_length=500)],
+        answer: Annotated[str, Field(min_length=1, max_length=20_000)],
+        section: Annotated[str, Field(max_length=500)] = "",
+        options: Annotated[list[str] | None, Field(max_length=500)] = None,
+        wait_seconds: Annotated[float, Field(ge=0, le=600)] = 120,
+    ) -> dict[str, Any]:
+        """Ask the person to save an answer to a question, for Relay to use next time.
+
+        Nothing is saved until the person approves it in Relay (`relay approvals`); this waits
+        up to `wait_seconds` for their decision, then says whether it was saved, declined or is
+        still pending."""
+        return await run_tool(
+            tools.save_answer, question, answer, section, options or [], wait_seconds
+        )
+
     available: dict[str, tuple[Callable[..., Any], ToolAnnotations]] = {
         "list_applications": (list_applications, READ),
         "get_application": (get_application, READ),
@@ -98,6 +115,7 @@ def build(runtime: Runtime) -> MCPServer:
         "profile_summary": (profile_summary, READ),
         "draft_answer": (draft_answer, RECORD),
         "plan_fill": (plan_fill, RECORD),
+        "save_answer": (save_answer, RECORD),
     }
     for name in offered():
         if name not in available:

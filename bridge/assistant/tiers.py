@@ -1,7 +1,7 @@
 """What an assistant may do through Relay, and how much of the person's say-so each thing needs.
 
 The table is the one place that decides it: the server offers a tool only when its tier lets an
-assistant run it on its own, and checks the tier again on every call.
+assistant run it on its own or ask the person for it, and checks the tier again on every call.
 """
 
 from __future__ import annotations
@@ -28,8 +28,11 @@ CAPABILITIES: dict[str, Tier] = {
     "submit_application": Tier.BLOCK,  # the person clicks Submit
 }
 
-# Tiers an assistant may run without the person; APPROVE waits for a confirmation channel.
+# Tiers an assistant may run without the person.
 RUNS_ALONE = frozenset({Tier.AUTO, Tier.NOTIFY})
+# Offered, but what they ask for waits as a pending approval until the person confirms it
+# (`relay approvals approve`; the extension's side of it is still to come).
+WAITS_FOR_THE_PERSON = frozenset({Tier.APPROVE})
 
 
 def tier_of(name: str) -> Tier:
@@ -38,4 +41,6 @@ def tier_of(name: str) -> Tier:
 
 
 def offered() -> list[str]:
-    return [name for name, tier in CAPABILITIES.items() if tier in RUNS_ALONE]
+    return [
+        name for name, tier in CAPABILITIES.items() if tier in RUNS_ALONE | WAITS_FOR_THE_PERSON
+    ]

@@ -7,12 +7,13 @@ credentials, ID numbers, files. The assistant is another party, often a model so
 
 from __future__ import annotations
 
+import time
 import uuid
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bridge.assistant.tiers import RUNS_ALONE, tier_of
+from bridge.assistant.tiers import RUNS_ALONE, Tier, tier_of
 from bridge.doors import call
 from bridge.forms import FieldOption, FillRequest, FormField, FrameSnapshot, Widget
 from bridge.llm.privacy import field_privacy
@@ -21,6 +22,7 @@ from bridge.runtime import Runtime
 
 WITHHELD = "kept private: Relay fills this only in your browser, from your profile"
 GENERIC = frozenset({"yes", "no", "decline", "none", "other", "n/a", "true", "false"})
+APPROVAL_POLL_S = 0.5
 
 
 class ToolFailed(Exception):
@@ -56,6 +58,50 @@ def _send(runtime: Runtime, tool: str, kind: str, payload: dict[str, Any]) -> di
         raise ToolFailed(f"{exc.code.value}: {exc.message}") from exc
 
 
+def save_answer(
+    runtime: Runtime, question: str, answer: str, section: str, options: list[str],
+    wait_s: float,
+) -> dict[str, Any]:
+    """Ask the person to save an answer: it waits as a pending approval, saved only once they
+    approve it (`relay approvals approve N`). Waits up to `wait_s` for their decision."""
+    from bridge.clock import now_iso
+    from bridge.learn.models import AnswerSave, Question
+
+    tool = "save_answer"
+    if tier_of(tool) is not Tier.APPROVE:
+        raise ToolFailed(f"{tool} is not available to an assistant")
+    field = FormField(id="q", label=question, section=section,
+                      options=[FieldOption(value=o, text=o) for o in options])
+    if field_privacy(field) is not None:
+        raise ToolFailed("a self-identification, credential or ID-number answer is saved only "
+                         "by the person, in Relay")
+    payload = AnswerSave(
+        question=Question(label=question, section=section, options=options), value=answer
+    ).model_dump(mode="json")
+    started = now_iso()
+    try:
+        store = runtime.store()
+        approval_id = store.ask_approval("answer.save", f"{runtime.door}.{tool}", payload)
+        runtime.record_call(tool, {"kind": "answer.save", "tier": Tier.APPROVE.value,
+                                   "approval_id": approval_id}, run_id=None, started=started)
+    except RelayError as exc:
+        raise ToolFailed(f"{exc.code.value}: {exc.message}") from exc
+    deadline = time.monotonic() + wait_s
+    row = store.approval(approval_id)
+    while row["status"] == "pending" and time.monotonic() < deadline:
+        time.sleep(APPROVAL_POLL_S)
+        row = store.approval(approval_id)
+    if row["status"] == "denied":
+        raise ToolFailed(f"the person declined to save this answer (approval #{approval_id})")
+    if row["status"] == "approved":
+        return {"status": "saved", "approval_id": approval_id, **row["result"]}
+    return {
+        "status": "pending", "approval_id": approval_id,
+        "note": f"Waiting for the person: `relay approvals approve {approval_id}` saves it, "
+        f"`relay approvals deny {approval_id}` drops it.",
+    }
+
+
 def _self_id_answers(runtime: Runtime) -> set[str]:
     from bridge.profile_summary import self_id_answers
 
@@ -76,7 +122,26 @@ def list_applications(runtime: Runtime, include_unsubmitted: bool, limit: int) -
 
 
 def get_application(runtime: Runtime, application_id: int) -> dict[str, Any]:
-    return _read(runtime, "get_application", "application.get", {"application_id": application_id})
+    result = _read(runtime, "get_application", "application.get",
+                   {"application_id": application_id})
+    application = result.get("application")
+    if isinstance(application, dict):
+        # A submitted field carries no self-identification mark (learn.models.SubmittedField),
+        # and the person may have answered on the page otherwise than in their profile: what
+        # the question asks decides.
+        application["fields"] = [_submitted_field(f) for f in application.get("fields", [])]
+    return result
+
+
+def _submitted_field(field: dict[str, Any]) -> dict[str, Any]:
+    asked = FormField(
+        id=str(field.get("field_id") or "f"), label=str(field.get("label", "")),
+        section=str(field.get("section", "")),
+        options=[FieldOption(value=str(o), text=str(o)) for o in field.get("options", [])],
+    )
+    if field_privacy(asked) is None:
+        return field
+    return {**field, "value": WITHHELD, "relay_value": "", "options": []}
 
 
 def search_saved_answers(runtime: Runtime, query: str, limit: int) -> dict[str, Any]:

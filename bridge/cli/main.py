@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "bridge.cli.profile_cmd",
     "bridge.cli.history_cmd",
     "bridge.cli.answers_cmd",
+    "bridge.cli.approvals_cmd",
     "bridge.cli.key_cmd",
     "bridge.cli.config_cmd",
     "bridge.cli.serve_cmd",

@@ -40,6 +40,10 @@ from bridge.profile import LoadedProfile
 
 log = logging.getLogger(__name__)
 
+# Told each group of outcomes as soon as it is settled (saved answers, then each model request's
+# answers and refusals), with the calls, cost and status so far: streamed plans deliver them.
+OnSettled = Callable[[list[FieldDecision], dict[str, Any]], None]
+
 OPEN_WIDGETS = {Widget.TEXTAREA, Widget.CONTENTEDITABLE}
 MAPPABLE_WIDGETS = {
     Widget.TEXT,
@@ -270,6 +274,13 @@ def _too_long_reason(field: FormField) -> str:
     return f"longer than the field's limit of {field.max_length}"
 
 
+def model_candidates(request: FillRequest, decisions: list[FieldDecision]) -> list[FieldDecision]:
+    """The decisions rules and saved answers left open that a model may answer (cheap: no
+    model, no litellm)."""
+    index = _field_index(request)
+    return [d for d in decisions if _askable(d, index.get((d.frame, d.field_id)))]
+
+
 def escalate(
     request: FillRequest,
     profile: LoadedProfile,
@@ -279,14 +290,15 @@ def escalate(
     ledger: LlmLedger,
     config: LlmConfig,
     complete: CompleteFn | None = None,
+    on_settled: OnSettled | None = None,
 ) -> EscalationResult:
     """Fill what rules left open through the model, under the guards. Never raises: without a
     model, or on any failure in this step, the rules' decisions come back and the status says
-    why."""
+    why. `on_settled` hears each group of outcomes as it is settled."""
     if not config.enabled:
         return EscalationResult(decisions=decisions, status=config.disabled_reason())
     index = _field_index(request)
-    candidates = [d for d in decisions if _askable(d, index.get((d.frame, d.field_id)))]
+    candidates = model_candidates(request, decisions)
     if not candidates:
         return EscalationResult(decisions=decisions, status="llm: not needed (nothing left open)")
     try:
@@ -304,6 +316,7 @@ def escalate(
             ledger=ledger,
             config=config,
             complete=complete,
+            on_settled=on_settled,
         )
     except Exception:  # a bug here must not cost the person the rules' plan
         log.exception("model step failed")
@@ -323,6 +336,7 @@ def _escalate(
     ledger: LlmLedger,
     config: LlmConfig,
     complete: CompleteFn | None,
+    on_settled: OnSettled | None = None,
 ) -> EscalationResult:
     caller = Caller(config=config, ledger=ledger, run_id=run_id)
     if complete is not None:
@@ -371,6 +385,23 @@ def _escalate(
             mapping.append(Question(f"q{len(mapping) + len(open_qs) + 1}", field))
     by_qid = {q.qid: q for q in [*mapping, *open_qs]}
     decision_of = {(d.frame, d.field_id): d for d in candidates}
+    told: set[tuple[str, str]] = set()
+
+    def tell() -> None:
+        fresh = [key for key in new if key not in told]
+        if on_settled is None or not fresh:
+            return
+        told.update(fresh)
+        so_far = [new.get((d.frame, d.field_id), d) for d in decisions]
+        on_settled([new[key] for key in fresh], {
+            "calls": sum(1 for c in caller.calls if not c.cached),
+            "cost_usd": round(sum(c.cost_usd for c in caller.calls), 8),
+            "status": (
+                _status(caller, so_far, refusals, len(candidates))
+                if caller.calls
+                else "llm: saved answers so far"
+            ),
+        })
 
     def settle(
         results: tuple[
@@ -423,6 +454,7 @@ def _escalate(
             note = f"{original}; llm: {why}" if original else f"llm: {why}"
             new[key] = decision_of[key].model_copy(update={"reason": note[:500]})
 
+    tell()  # saved answers need no model
     if mapping:
         settle(
             _run_questions(
@@ -437,6 +469,7 @@ def _escalate(
             draft=False,
             tier=Tier.FAST,
         )
+        tell()
     if open_qs:
         long_draft = any(
             (q.field.max_length or 0) > LONG_DRAFT_CHARS or "cover letter" in q.field.label.lower()
@@ -467,6 +500,7 @@ def _escalate(
             draft=True,
             tier=tier,
         )
+        tell()
 
     out = [new.get((d.frame, d.field_id), d) for d in decisions]
     return EscalationResult(

@@ -247,8 +247,25 @@ ALTER TABLE application_fields ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0
   CHECK (sealed IN (0, 1));
 """
 
+# Requests an assistant made that wait for the person's yes or no (the APPROVE tier,
+# bridge/assistant/tiers.py): `relay approvals` lists and decides them.
+V4 = """
+CREATE TABLE approvals(
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL,                  -- the request it sends once approved ('answer.save')
+  tool TEXT NOT NULL,                  -- who asked ('mcp.save_answer')
+  payload TEXT NOT NULL,               -- that request's payload (JSON); sealed when encrypted
+  sealed INTEGER NOT NULL DEFAULT 0 CHECK (sealed IN (0, 1)),
+  status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'denied')),
+  result TEXT NOT NULL DEFAULT '{}',   -- what the request answered once approved
+  created_at TEXT NOT NULL,
+  decided_at TEXT
+) STRICT;
+CREATE INDEX approvals_pending ON approvals(id) WHERE status = 'pending';
+"""
+
 # (version, SQL). Version N's SQL takes a version N-1 database to version N.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, V1), (2, V2), (3, V3))
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, V1), (2, V2), (3, V3), (4, V4))
 LATEST = MIGRATIONS[-1][0]
 
 # Tables in dependency order (parents first): export writes them, import reads them in this order.
@@ -269,4 +286,5 @@ TABLES: tuple[str, ...] = (
     "applications",
     "application_fields",
     "saved_answers",
+    "approvals",
 )

@@ -21,6 +21,7 @@ from bridge.profile import LoadedProfile
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.store import (
     applications,
+    approvals,
     audit,
     crypto,
     exchange,
@@ -299,6 +300,82 @@ class Store:
             result = plan.model_dump(mode="json")
             idempotency.remember(self.conn, request_id, "fill.plan", plan.run_id, result, cipher)
         return PlanRecord(result=result, deliveries=queued, replayed=False)
+
+    @_locked
+    def record_model_answers(
+        self,
+        request_id: str,
+        job: str,
+        plan: FillPlan,
+        *,
+        remaining: str | None = None,
+        tokens: tuple[int, int] = (0, 0),
+        cost_e4: int = 0,
+        actor: str = "bridge",
+    ) -> PlanRecord:
+        """A group of a streamed plan's model outcomes (answers and refusals alike): added to the
+        run as its decisions, each one a delivery numbered after the run's, audited with the
+        tokens and cost they took, and the model job `job` left with `remaining` (None: done) —
+        in one transaction. Idempotent by `request_id`, like `record_plan`."""
+        cipher = self._current_cipher()
+        with transaction(self.conn):
+            first = idempotency.answered(self.conn, request_id, cipher)
+            if first is None:
+                started = now_iso()
+                last = int(scalar(
+                    self.conn, "SELECT coalesce(max(seq), 0) FROM deliveries WHERE run_id = ?",
+                    (plan.run_id,),
+                ))
+                for offset, decision in enumerate(plan.decisions, start=1):
+                    decision.seq = last + offset  # a refusal is delivered too, with its reason
+                runs.add_round(self.conn, plan, cipher)
+                for decision in plan.decisions:
+                    if decision.source is Source.LLM and decision.value:
+                        texts.put(self.conn, plan.run_id, texts.DRAFT,
+                                  f"{decision.frame}:{decision.field_id}", decision.value, cipher)
+                items = [(outbox.DECISION_KIND, d.model_dump(mode="json")) for d in plan.decisions]
+                queued = outbox.enqueue(self.conn, plan.run_id, items, cipher)
+                audit.append(
+                    self.conn, actor=actor, action="fill.model", run_id=plan.run_id,
+                    payload={"request_id": request_id, **audit.plan_payload(plan)},
+                    tokens_in=tokens[0], tokens_out=tokens[1], cost_cents=_cents(cost_e4),
+                    started_at=started,
+                )
+                result = plan.model_dump(mode="json")
+                idempotency.remember(self.conn, request_id, "fill.model", plan.run_id, result,
+                                     cipher)
+            else:
+                result, queued = first, []
+            if remaining is None:
+                texts.drop(self.conn, plan.run_id, texts.MODEL_JOB, job)
+            else:
+                texts.put(self.conn, plan.run_id, texts.MODEL_JOB, job, remaining, cipher)
+        return PlanRecord(result=result, deliveries=queued, replayed=first is not None)
+
+    # -- requests waiting for the person (the APPROVE tier) -----------------------------------
+
+    @_locked
+    def ask_approval(self, kind: str, tool: str, payload: dict[str, Any]) -> int:
+        with transaction(self.conn):
+            return approvals.ask(self.conn, kind, tool, payload, self._current_cipher())
+
+    @_locked
+    def approvals(self, status: str | None = None) -> list[dict[str, Any]]:
+        return approvals.listed(self.conn, self._current_cipher(), status)
+
+    @_locked
+    def approval(self, approval_id: int) -> dict[str, Any]:
+        return approvals.get(self.conn, approval_id, self._current_cipher())
+
+    @_locked
+    def decide_approval(self, approval_id: int, status: str, result: dict[str, Any]) -> None:
+        with transaction(self.conn):
+            approvals.decide(self.conn, approval_id, status, result)
+
+    @_locked
+    def model_jobs(self) -> list[tuple[str, str, str]]:
+        """Model jobs of open runs not finished yet: (run id, job name, body)."""
+        return texts.open_jobs(self.conn, self._current_cipher())
 
     @_locked
     def record_applied(
@@ -652,6 +729,7 @@ _SEALABLE: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str], ...] = (
     ("answer_cache", ("fingerprint",), ("body",), "1"),
     ("saved_answers", ("qkey",), saved_answers.SEALED, "1"),
     ("application_fields", ("application_id", "seq"), applications.SEALED, "1"),
+    ("approvals", ("id",), ("payload",), "1"),
 )
 
 

@@ -10,6 +10,9 @@ from bridge.store.db import query
 
 PAGE = "page"
 DRAFT = "draft"
+# What a streamed plan still has to ask the model (the snapshot and the open fields), kept until
+# the answers are stored as deliveries, so a bridge restart asks again instead of losing them.
+MODEL_JOB = "model-job"
 
 
 def _context(run_id: str, kind: str, name: str) -> str:
@@ -40,3 +43,26 @@ def get(
     if not rows:
         return None
     return unpack(cipher, rows[0]["body"], rows[0]["sealed"], _context(run_id, kind, name))
+
+
+def open_jobs(conn: apsw.Connection, cipher: Cipher | None) -> list[tuple[str, str, str]]:
+    """(run id, name, body) of every model job of a run still open, oldest first."""
+    rows = query(
+        conn,
+        "SELECT t.run_id, t.name, t.body, t.sealed FROM texts t JOIN runs r ON r.id = t.run_id"
+        " WHERE t.kind = ? AND r.status IN ('planned', 'applied') ORDER BY t.created_at",
+        (MODEL_JOB,),
+    )
+    out = []
+    for row in rows:
+        context = _context(row["run_id"], MODEL_JOB, row["name"])
+        body = unpack(cipher, row["body"], row["sealed"], context)
+        if body is not None:
+            out.append((row["run_id"], row["name"], body))
+    return out
+
+
+def drop(conn: apsw.Connection, run_id: str, kind: str, name: str) -> None:
+    conn.execute(
+        "DELETE FROM texts WHERE run_id = ? AND kind = ? AND name = ?", (run_id, kind, name)
+    )

@@ -29,9 +29,10 @@ const ROUNDS_MS = 5_000;
  * @property {string} run_id
  * @property {Record<string, any>|null} plan
  * @property {Record<string, any>[]} applied
- * @property {{snapshot: number, plan: number, apply: number, total: number, guard?: number, wait?: number}} timings_ms
+ * @property {{snapshot: number, plan: number, apply: number, total: number, guard?: number, wait?: number, model?: number}} timings_ms
  *   (guard: arming and releasing the submit guard, part of apply; wait: waiting for a late
- *   application to arrive, part of snapshot: arrival.js)
+ *   application to arrive, part of snapshot: arrival.js; model: waiting for and applying the
+ *   model's answers after the apply: stream.js)
  * @property {{frame: string, url: string, fields: number, error?: string}[]} frames
  * @property {string[]} warnings
  * @property {import("./submit-guard.js").BlockedAttempt[]} blocked  submissions the page attempted
@@ -45,8 +46,10 @@ const ROUNDS_MS = 5_000;
  * @param {{request: (type: string, payload?: Record<string, unknown>, options?: {timeoutMs?: number}) => Promise<any>}} port
  * @param {import("./deliveries.js").Deliveries} deliveries  run bookkeeping for replays
  * @param {ReturnType<typeof import("./submit-guard.js").createSubmitGuard>} guard
+ * @param {ReturnType<typeof import("./stream.js").createStream>} [stream]  the model's answers,
+ *   which come after the plan (stream.js); without it the plan waits for them
  */
-export function createFill(port, deliveries, guard) {
+export function createFill(port, deliveries, guard, stream) {
   /** @type {Map<number, Promise<FillOutcome>>} one fill per tab at a time */
   const running = new Map();
 
@@ -121,10 +124,22 @@ export function createFill(port, deliveries, guard) {
         outcome.warnings.push(...held.warnings);
       }
       const { results, rows, blocked } = tally;
-      outcome.applied = results();
-      outcome.blocked = blocked;
       outcome.timings_ms.guard = round(tally.guardMs);
       outcome.timings_ms.apply = round(performance.now() - t2);
+
+      // 3c. The model's answers to the fields marked "asking the model" (stream.js), as they come.
+      const asked = (outcome.plan?.decisions ?? []).filter((/** @type {any} */ d) => d.asking);
+      if (stream && asked.length) {
+        await showPanel(tabId, { run_id: outcome.run_id, rows: rows(), note: noteFor(plan), blocked, summary: fillSummary(plan) });
+        const t3 = performance.now();
+        const got = await stream.collect(outcome.run_id, tabId, asked);
+        tally.add(got);
+        tally.blocked.push(...got.blocked);
+        mergeAnswers(outcome, got);
+        outcome.timings_ms.model = round(performance.now() - t3);
+      }
+      outcome.applied = results();
+      outcome.blocked = blocked;
 
       // 4. Tell the bridge what happened and acknowledge the deliveries (every outcome is final).
       // A failed report does not undo the fill; the bridge replays, and the replay is found done.
@@ -176,7 +191,7 @@ export function createFill(port, deliveries, guard) {
       throw new RelayError("E_NO_FIELDS", "Relay found no form fields on this page.");
     }
     const t1 = performance.now();
-    const request = planRequest(tab, snap, options);
+    const request = planRequest(tab, snap, { ...options, stream: Boolean(stream) });
     // Replays that overtake this reply wait until the run is recorded (replay.js).
     const plan = await deliveries.planning((async () => {
       const reply = await port.request("fill.plan", request, { timeoutMs: PLAN_TIMEOUT_MS });
@@ -295,7 +310,7 @@ export function createFill(port, deliveries, guard) {
     const snap = await snapshotTab(tabId);
     const decide = changedFields(last, snap);
     if (!decide.length) return null;
-    const request = { ...planRequest(tab, snap, {}), continues: outcome.run_id, decide };
+    const request = { ...planRequest(tab, snap, { stream: Boolean(stream) }), continues: outcome.run_id, decide };
     const plan = await deliveries.planning((async () => {
       const reply = await port.request("fill.plan", request, { timeoutMs: PLAN_TIMEOUT_MS });
       await deliveries.planned({
@@ -400,7 +415,7 @@ export function createFill(port, deliveries, guard) {
 /**
  * What a `fill.plan` request carries for a snapshot.
  * @param {chrome.tabs.Tab} tab @param {{frames: Record<string, any>[], jobText: string}} snap
- * @param {{client_run_tag?: string}} options
+ * @param {{client_run_tag?: string, stream?: boolean}} options
  */
 function planRequest(tab, snap, options) {
   return {
@@ -409,7 +424,25 @@ function planRequest(tab, snap, options) {
     job_text: snap.jobText,
     frames: snap.frames,
     ...(options.client_run_tag ? { client_run_tag: options.client_run_tag } : {}),
+    // Model answers come later as `fill.answer` events (stream.js), not in the reply.
+    ...(options.stream ? { stream: true } : {}),
   };
+}
+
+/**
+ * The model's outcomes take the place of the plan's "asking the model" decisions.
+ * @param {FillOutcome} outcome @param {import("./stream.js").Collected} got
+ */
+function mergeAnswers(outcome, got) {
+  if (!outcome.plan) return;
+  const answers = new Map(got.decisions.map((d) => [`${d.frame ?? "0"}/${d.field_id}`, d]));
+  outcome.plan.decisions = (outcome.plan.decisions ?? []).map(
+    (/** @type {any} */ d) => (d.asking && answers.get(`${d.frame ?? "0"}/${d.field_id}`)) || d);
+  if (got.llm) {
+    outcome.plan.llm_calls = Number(outcome.plan.llm_calls ?? 0) + got.llm.calls;
+    outcome.plan.llm_cost_usd = Number(outcome.plan.llm_cost_usd ?? 0) + got.llm.cost_usd;
+    outcome.plan.llm_status = got.llm.status;
+  }
 }
 
 /**

@@ -9,6 +9,7 @@
 //   relaySnapshotTab(id)   snapshots of every frame of a tab, without planning
 //   relayPlanTab(id)       snapshot, plan and record the run, without applying (tests, diagnostics)
 //   relayReplay            replayed deliveries: {outcomes, settled()}
+//   relayStream            the model's answers that come after a plan: {collect(), settled()}
 //   relayDeliveries        the run bookkeeping in chrome.storage.session
 //   relayGuardSettled(id)  once every frame's submit-guard watch for a run has ended:
 //                          {blocked: [...]} (everything the guard stopped for that run)
@@ -21,12 +22,14 @@ import { createFill } from "./fill.js";
 import { NativePort } from "./native-port.js";
 import { createReplay } from "./replay.js";
 import { createReview } from "./review.js";
+import { createStream } from "./stream.js";
 import { createSubmitGuard } from "./submit-guard.js";
 
 const port = new NativePort();
 const deliveries = createDeliveries();
 const guard = createSubmitGuard(port);
-const fill = createFill(port, deliveries, guard);
+const stream = createStream(port, deliveries, guard);
+const fill = createFill(port, deliveries, guard, stream);
 const replay = createReplay(port, deliveries, guard);
 
 /** @type {any} */
@@ -42,6 +45,7 @@ g.relayFill = async (/** @type {number|undefined} */ tabId, /** @type {any} */ o
 g.relaySnapshotTab = fill.snapshotTab;
 g.relayPlanTab = (/** @type {number|undefined} */ tabId) => fill.relayPlanTab(tabId);
 g.relayReplay = replay;
+g.relayStream = stream;
 g.relayDeliveries = deliveries;
 g.relayGuardSettled = (/** @type {string} */ runId) => guard.settledRun(String(runId));
 g.relayLastOutcome = null;

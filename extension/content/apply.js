@@ -65,6 +65,21 @@ export async function applyDecisions(decisions, hooks = {}) {
   return results;
 }
 
+/** @type {Map<string, string>} fields waiting for the model: what each showed when it was marked */
+const asking = new Map();
+
+/**
+ * The model's answer to a field comes later (background/stream.js): remember what the field shows
+ * now, so the answer is applied only if the person has not touched the field meanwhile.
+ * @param {Decision[]} decisions
+ */
+export function noteAsking(decisions) {
+  for (const decision of decisions) {
+    const entry = /** @type {any} */ (decision).asking ? registry.get(String(decision.field_id)) : null;
+    if (entry) asking.set(String(decision.field_id), trackedValue(entry));
+  }
+}
+
 /** The slowest decisions of the latest apply in this frame (ms), for profiling. */
 export const lastApplyTimings = { slow: /** @type {{id: string, widget: string, ms: number}[]} */ ([]), marks: 0, total: 0 };
 
@@ -81,6 +96,11 @@ async function applyOne(decision) {
   }
   const tracked = entry.el; // a group is tracked on its container
   const before = trackedValue(entry);
+  const waitedFrom = asking.get(String(decision.field_id));
+  asking.delete(String(decision.field_id));
+  if (waitedFrom !== undefined && before !== waitedFrom) {
+    return { status: "user_edited", detail: "you filled this in while Relay asked the model; kept", value_after: before };
+  }
   if (wasEditedByPerson(tracked, before)) {
     return { status: "user_edited", detail: "changed by you after Relay filled it; kept", value_after: before };
   }

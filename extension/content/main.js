@@ -1,7 +1,7 @@
 // The content side's entry (loaded by loader.js in every frame): answers the service worker's
 // messages. Messages carry `relay: <kind>`; every answer is JSON with `ok`.
 
-import { applyDecisions, lastApplyTimings } from "./apply.js";
+import { applyDecisions, lastApplyTimings, noteAsking } from "./apply.js";
 import { arrivalState } from "./arrival.js";
 import { formChanged, rememberSnapshot } from "./changes.js";
 import { startEditTracking } from "./edits.js";
@@ -118,6 +118,7 @@ async function apply(decisions, more) {
     const entry = registry.get(String(decision.field_id));
     if (entry) guardRootsOf([entry.el, ...(entry.members ?? [])]);
   }
+  noteAsking(decisions);
   const results = await applyDecisions(decisions, { onDecision: guardField });
   rememberDecisions(decisions, results);
   void watchForNewFields();

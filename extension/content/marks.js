@@ -13,7 +13,7 @@ import { RELAY_UI_ATTR } from "./snapshot.js";
  * @typedef {object} MarkItem
  * @property {Element[]} targets     what to outline (a group: its choices)
  * @property {Element} tracked       the element edit tracking knows
- * @property {"filled"|"review"|"left"|"edited"} kind
+ * @property {"filled"|"review"|"left"|"edited"|"asking"} kind
  * @property {string} tip
  * @property {string} field_id
  * @property {boolean} [keep]        the latest plan kept the value: an earlier mark stays
@@ -21,8 +21,8 @@ import { RELAY_UI_ATTR } from "./snapshot.js";
 /** @typedef {"accept"|"undo"|"edit"|"refill"|"save"|"hide"} MarkAction */
 /** @typedef {{item: MarkItem, ring: HTMLElement, badge: HTMLButtonElement}} Mark */
 
-const COLORS = { filled: "#15803d", review: "#b45309", left: "#4b5563", edited: "#1d4ed8" };
-const SYMBOLS = { filled: "✓", review: "?", left: "–", edited: "✎" };
+const COLORS = { filled: "#15803d", review: "#b45309", left: "#4b5563", edited: "#1d4ed8", asking: "#6d28d9" };
+const SYMBOLS = { filled: "✓", review: "?", left: "–", edited: "✎", asking: "…" };
 const BADGE = 18;
 const GAP = 5; // from the field's edge: clear of the ring
 const ACTIONS = /** @type {const} */ ([
@@ -67,6 +67,7 @@ export function classify(decision, result) {
   const pct = Math.round(Number(decision.confidence ?? 0) * 100);
   const why = String(decision.why || "");
   const status = result?.status ?? "skipped";
+  if (decision.asking) return { kind: "asking", tip: "Asking the model; its answer comes in a moment." };
   if (status === "user_edited") return { kind: "edited", tip: "You changed this; Relay kept your value." };
   if (status === "applied") {
     if (decision.status === "flag") return { kind: "review", tip: `Please check this (${pct}% sure). ${why}`.trim() };
@@ -188,7 +189,7 @@ export function setMark(fieldId, kind, tip = "") {
 /** How many marks of each kind are shown (tests, diagnostics). */
 export function markCounts() {
   /** @type {Record<string, number>} */
-  const counts = { filled: 0, review: 0, left: 0, edited: 0 };
+  const counts = { filled: 0, review: 0, left: 0, edited: 0, asking: 0 };
   for (const m of overlay?.marks ?? []) counts[m.item.kind] += 1;
   return counts;
 }
