@@ -105,9 +105,10 @@ def test_fields_that_follow_other_answers_settle_in_one_fill(
         review = browser.worker.evaluate(_REVIEW, page.url)
     finally:
         page.close()
-    assert {k: values[k] for k in ("country", "state", "auth", "sponsor", "source", "specify")} == {
-        "country": "United States", "state": "California", "auth": "Yes", "sponsor": "No",
-        "source": "LinkedIn", "specify": "",
+    keys = ("country", "state", "zip", "auth", "sponsor", "source", "specify")
+    assert {k: values[k] for k in keys} == {
+        "country": "United States", "state": "California", "zip": "94110", "auth": "Yes",
+        "sponsor": "No", "source": "LinkedIn", "specify": "",
     }
     # One run holds every round's decisions, and the one panel lists each field once.
     assert outcome.raw.get("rounds", 1) >= 2
