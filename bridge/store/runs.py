@@ -217,7 +217,7 @@ def source_counts(items: list[dict[str, Any]]) -> dict[str, int]:
 
 def last_per_field(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One decision per field: a Fill's later round decides a field again (its list got options,
-    it was enabled) and that later decision is the one that counts. Fields keep their first place."""
+    it was enabled) and that later decision is the one that counts. Fields keep their place."""
     latest: dict[tuple[str, str], dict[str, Any]] = {}
     for item in items:
         latest[(str(item.get("frame", "")), str(item.get("field_id", "")))] = item
