@@ -147,9 +147,12 @@ def test_repeated_blocks_take_the_entries_most_recent_first(
     finally:
         page.close()
     assert values["jobs"] == [
-        ["Analytical Engines Inc", "Senior Backend Engineer"],
-        ["Difference Labs", "Software Engineer"],
+        ["Analytical Engines Inc", "Senior Backend Engineer", True],
+        ["Difference Labs", "Software Engineer", False],
     ]
+    # Boxes that read the same in each block are questions of their own, not one group's choices.
+    current = [f for f in outcome.report.fields if f.label == "I currently work here"]
+    assert [f.value for f in current] == ["checked", "unchecked"], current
     # One school in the profile: its section is not given another block.
     assert values["schools"] == [["University of California, Berkeley", "Bachelor of Science"]]
     assert outcome.report.page_submits == 0 and outcome.report.blocked == []

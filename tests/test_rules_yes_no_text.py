@@ -20,6 +20,8 @@ SIBLINGS = {
     ("lang", "label", "widget", "value"),
     [
         ("en", "Willing to relocate to Austin, TX?", "text", "Yes"),
+        ("en", "This role is based in our Austin, TX office. Are you willing to relocate to"
+         " Austin, TX?", "text", "Yes"),
         ("en", "Are you 18 years of age or older?", "textarea", "Yes"),
         ("en", "Are you legally authorized to work in Canada?", "text", "No"),
         ("de", "Sind Sie bereit, nach Berlin umzuziehen?", "text", "Ja"),
@@ -42,7 +44,8 @@ def test_unknown_profile_fact_is_left() -> None:
 
 @pytest.mark.parametrize(
     "label",
-    ["Where would you like to relocate?", "Relocation preferences", "Tell us about yourself"],
+    ["Where would you like to relocate?", "Relocation preferences", "Tell us about yourself",
+     "Are you open to relocation? Tell us where you would like to live."],
 )
 def test_not_a_yes_no_question(label: str) -> None:
     d = run(field(label, "textarea"))[0]
