@@ -65,6 +65,7 @@ class FormRun:
     submits: int = 0
     navigations: int = 0
     fill_ms: list[float] = field(default_factory=list)
+    rounds: list[int] = field(default_factory=list)  # the rounds each Fill planned and applied
     report_steps: list[int] = field(default_factory=list)  # the wizard step of each report
     steps: int = 1
     reached: int = 1
@@ -177,6 +178,7 @@ def run_form(browser: RelayBrowser, server: StaticServer, folder: Path, spec: di
             outcome = browser.fill(page)
             # The Fill as the toolbar runs it, without the harness's settle wait and reads after.
             run.fill_ms.append(outcome.report.timings_ms["fill"])
+            run.rounds.append(int(outcome.raw.get("rounds") or 1))
             run.reports.append(outcome.report)
             run.report_steps.append(step)
             run.navigations += outcome.report.navigations
@@ -206,11 +208,15 @@ def run_form(browser: RelayBrowser, server: StaticServer, folder: Path, spec: di
         page.close()
 
 
-def run_all(home: Path | None = None, only: set[str] | None = None) -> list[FormRun]:
+def run_all(home: Path | None = None, only: set[str] | None = None, *, warm_up: bool = False,
+            ) -> list[FormRun]:
+    """Every fixture (or those in `only`). `warm_up`: fill the first one once before, unscored,
+    so the first figure does not carry the bridge's and the extension's start-up."""
     runs = []
     with fixture_session(home) as (browser, server):
-        for folder, spec in fixture_specs():
-            if only and folder.name not in only:
-                continue
+        specs = [(f, s) for f, s in fixture_specs() if not only or f.name in only]
+        if warm_up and specs:
+            run_form(browser, server, *specs[0])
+        for folder, spec in specs:
             runs.append(run_form(browser, server, folder, spec))
     return runs

@@ -105,9 +105,10 @@ def test_fields_that_follow_other_answers_settle_in_one_fill(
         review = browser.worker.evaluate(_REVIEW, page.url)
     finally:
         page.close()
-    assert {k: values[k] for k in ("country", "state", "auth", "sponsor", "source", "specify")} == {
-        "country": "United States", "state": "California", "auth": "Yes", "sponsor": "No",
-        "source": "LinkedIn", "specify": "",
+    keys = ("country", "state", "zip", "auth", "sponsor", "source", "specify")
+    assert {k: values[k] for k in keys} == {
+        "country": "United States", "state": "California", "zip": "94110", "auth": "Yes",
+        "sponsor": "No", "source": "LinkedIn", "specify": "",
     }
     # One run holds every round's decisions, and the one panel lists each field once.
     assert outcome.raw.get("rounds", 1) >= 2
@@ -119,6 +120,10 @@ def test_fields_that_follow_other_answers_settle_in_one_fill(
     [run] = runs
     labels = [d["label"] for d in run["decisions"]]
     assert "State / Province" in labels and len(run["decisions"]) == len(outcome.report.fields)
+    # A field decided again in a later round is one row, with the later decision.
+    assert len(labels) == len(set(labels)), labels
+    [state_row] = [f for f in outcome.report.fields if f.label == "State / Province"]
+    assert state_row.value == "California"
     assert plans[0]["payload"].get("later_round") is None
     assert all(e["payload"].get("later_round") for e in plans[1:])
     # One review (the side panel's) listing each field once, and a mark on every field that was
@@ -142,9 +147,12 @@ def test_repeated_blocks_take_the_entries_most_recent_first(
     finally:
         page.close()
     assert values["jobs"] == [
-        ["Analytical Engines Inc", "Senior Backend Engineer"],
-        ["Difference Labs", "Software Engineer"],
+        ["Analytical Engines Inc", "Senior Backend Engineer", True],
+        ["Difference Labs", "Software Engineer", False],
     ]
+    # Boxes that read the same in each block are questions of their own, not one group's choices.
+    current = [f for f in outcome.report.fields if f.label == "I currently work here"]
+    assert [f.value for f in current] == ["checked", "unchecked"], current
     # One school in the profile: its section is not given another block.
     assert values["schools"] == [["University of California, Berkeley", "Bachelor of Science"]]
     assert outcome.report.page_submits == 0 and outcome.report.blocked == []

@@ -20,6 +20,8 @@ SIBLINGS = {
     ("lang", "label", "widget", "value"),
     [
         ("en", "Willing to relocate to Austin, TX?", "text", "Yes"),
+        ("en", "This role is based in our Austin, TX office. Are you willing to relocate to"
+         " Austin, TX?", "text", "Yes"),
         ("en", "Are you 18 years of age or older?", "textarea", "Yes"),
         ("en", "Are you legally authorized to work in Canada?", "text", "No"),
         ("de", "Sind Sie bereit, nach Berlin umzuziehen?", "text", "Ja"),
@@ -42,8 +44,19 @@ def test_unknown_profile_fact_is_left() -> None:
 
 @pytest.mark.parametrize(
     "label",
-    ["Where would you like to relocate?", "Relocation preferences", "Tell us about yourself"],
+    ["Where would you like to relocate?", "Relocation preferences", "Tell us about yourself",
+     "Are you open to relocation? Tell us where you would like to live."],
 )
 def test_not_a_yes_no_question(label: str) -> None:
     d = run(field(label, "textarea"))[0]
     assert d.value not in ("Yes", "No"), (d.key, d.reason)
+
+
+def test_a_spanish_page_full_of_de_and_en_is_answered_in_spanish() -> None:
+    # "de" and "en" are Spanish words too: they do not make the page Dutch.
+    labels = ["Nombre", "Apellidos", "Correo electrónico", "Número de teléfono",
+              "Carta de presentación", "Perfil de LinkedIn", "Ciudad de residencia",
+              "Años de experiencia", "Nivel de inglés", "Disponibilidad en julio"]
+    question = "El puesto es híbrido en Miami. ¿Estaría dispuesto/a a mudarse a Miami, FL?"
+    d = run(*[field(label) for label in labels], field(question))[-1]
+    assert (d.value, d.status.value) == ("Sí", "flag"), (d.key, d.reason)

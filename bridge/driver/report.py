@@ -62,8 +62,10 @@ def build_fields(
     decisions: list[FieldDecision], applied: list[ApplyResult]
 ) -> list[FieldReport]:
     outcome = {(r.frame, r.field_id): r for r in applied}
+    # A field a later round decided again is one row, with its last decision, in its first place.
+    latest = {(d.frame, d.field_id): d for d in decisions}
     rows = []
-    for d in decisions:
+    for d in latest.values():
         result = outcome.get((d.frame, d.field_id))
         rows.append(
             FieldReport(

@@ -11,7 +11,7 @@ from bridge.rules import eeo
 from bridge.rules.countries import country_of_option, subdivisions
 from bridge.rules.data import load_toml
 from bridge.rules.degrees import level
-from bridge.rules.features import CHOICE_WIDGETS, FieldText, asks_yes_no
+from bridge.rules.features import CHOICE_WIDGETS, FieldText, asks_yes_no, question_sentence
 from bridge.rules.memo import text_cache
 from bridge.rules.model import Classified, Page
 from bridge.rules.options import option_text, real_options, yes_no_options
@@ -194,10 +194,15 @@ def _yes_no_in_words(field: FormField, ft: FieldText) -> Classified | None:
 
 
 def _scan_as_choice(ft: FieldText) -> list[Hit]:
+    """Scanned as a choice question, the label read as its question sentence alone (what a
+    preamble names, "based in our Austin office", is not what is asked)."""
     from bridge.rules.patterns import scan
 
-    label_core = ft.label_core
-    return scan(dict(ft.texts), "radio_group", True, label_core)
+    texts = dict(ft.texts)
+    if texts.get("label"):
+        texts["label"] = question_sentence(ft)
+        return scan(texts, "radio_group", True, len(texts["label"]))
+    return scan(texts, "radio_group", True, ft.label_core)
 
 
 def _typed_email(field: FormField, ft: FieldText) -> Classified | None:

@@ -185,6 +185,7 @@ def _ids(field: FormField) -> dict[str, str]:
 
 
 _FREE_TEXT = frozenset({Widget.TEXT, Widget.TEXTAREA, Widget.CONTENTEDITABLE})
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 
 @cache
@@ -193,9 +194,15 @@ def _yes_no_starts() -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(fold(p).split()) for p in doc["phrases"] if fold(p))
 
 
+def question_sentence(ft: FieldText) -> tuple[str, ...]:
+    """The folded words of a label's last sentence: a preamble may come before the question
+    ("This role is based in Austin, TX. Are you willing to relocate there?")."""
+    return tuple(fold(_SENTENCE_BREAK.split(ft.raw_question.rstrip(" *:"))[-1]).split())
+
+
 def asks_yes_no(field: FormField, ft: FieldText) -> bool:
     """A free-text box whose label is a yes/no question ("Willing to relocate to Austin, TX?")."""
     if field.widget not in _FREE_TEXT or not ft.raw_question.rstrip(" *:").endswith("?"):
         return False
-    words = tuple(ft.question.split())
+    words = question_sentence(ft)
     return len(words) <= 25 and any(words[: len(p)] == p for p in _yes_no_starts())

@@ -86,8 +86,7 @@ _MARKERS = {
         "celular",
     },
     "nl": {
-        "en",
-        "de",
+        # Not "de" and "en": Spanish, French and Portuguese labels are full of them.
         "het",
         "een",
         "u",

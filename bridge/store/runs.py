@@ -215,6 +215,15 @@ def source_counts(items: list[dict[str, Any]]) -> dict[str, int]:
     return counts
 
 
+def last_per_field(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One decision per field: a Fill's later round decides a field again (its list got options,
+    it was enabled) and that later decision is the one that counts. Fields keep their place."""
+    latest: dict[tuple[str, str], dict[str, Any]] = {}
+    for item in items:
+        latest[(str(item.get("frame", "")), str(item.get("field_id", "")))] = item
+    return list(latest.values())
+
+
 def history(
     conn: apsw.Connection, cipher: Cipher | None, run_id: str | None = None
 ) -> list[dict[str, Any]]:
@@ -236,7 +245,7 @@ def history(
         decisions.setdefault(row["run_id"], []).append(_decision_json(row, cipher))
     out = []
     for run in runs:
-        items = decisions.get(run["id"], [])
+        items = last_per_field(decisions.get(run["id"], []))
         counts = {status: 0 for status in DECISION_STATUSES}
         for item in items:
             counts[item["status"]] = counts.get(item["status"], 0) + 1

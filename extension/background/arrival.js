@@ -1,19 +1,25 @@
 // Before a Fill's snapshot: wait, within a bound, for an application that arrives late. Career
 // pages build the application after load (an SPA booting, a turbo-frame swapped in, an ATS
 // iframe created on window load); a Fill pressed meanwhile would find no fields, or only the
-// site's search and newsletter boxes. Each frame says whether it shows an application
-// (content/arrival.js); the Fill goes on at once when one does and no frame is still loading.
-// Otherwise it polls until an application shows (then lets it finish rendering), until the
-// youngest document has been loaded GRACE_MS (a page settled that long is taken as it is), or
-// until ARRIVAL_MS has passed since Fill was pressed.
+// site's search and newsletter boxes. Each frame says whether it shows an application and how
+// long its document has been quiet (content/arrival.js). The Fill goes on as soon as one frame
+// shows an application, no frame is still loading, and the frames with controls have added or
+// removed no nodes for QUIET_MS (the application has finished rendering); a page that keeps
+// changing (a ticker, an animation) is taken as it is SETTLE_MAX_MS after the application showed.
+// A page loaded SETTLED_LOAD_MS before Fill that shows an application is taken at once. With no
+// application, it polls until one shows, until the youngest document has been loaded GRACE_MS
+// (a page settled that long is taken as it is), or until ARRIVAL_MS has passed since Fill.
 
 import { listFrames, sendToFrame } from "./frames.js";
 import { asRelayError } from "./native-port.js";
 
 export const ARRIVAL_MS = 6_000;
 export const GRACE_MS = 4_000;
-const SETTLE_MS = 300; // an application that just appeared finishes rendering
+const QUIET_MS = 150;
+const SETTLE_MAX_MS = 1_000;
+const SETTLED_LOAD_MS = 1_000;
 const POLL_MS = 150;
+const QUIET_POLL_MIN_MS = 30;
 const PROBE_TIMEOUT_MS = 1_000;
 
 /**
@@ -29,17 +35,23 @@ const PROBE_TIMEOUT_MS = 1_000;
 export async function awaitApplication(tabId) {
   const t0 = performance.now();
   const waited = () => Math.round(performance.now() - t0);
-  let first = true;
+  let absent = false; // the first look found no application
+  /** @type {number|null} when the application was first seen */
+  let seen = null;
   for (;;) {
     const look = await lookAt(tabId);
     if (look.application && !look.loading) {
-      if (first) return { waited_ms: waited(), reason: "ready" };
-      await sleep(SETTLE_MS);
-      return { waited_ms: waited(), reason: "arrived" };
+      seen ??= performance.now();
+      const settled = look.quietMs >= QUIET_MS || (!absent && look.youngestLoadMs >= SETTLED_LOAD_MS)
+        || performance.now() - seen >= SETTLE_MAX_MS || performance.now() - t0 >= ARRIVAL_MS;
+      if (settled) return { waited_ms: waited(), reason: absent ? "arrived" : "ready" };
+      await sleep(Math.max(QUIET_MS - look.quietMs, QUIET_POLL_MIN_MS));
+      continue;
     }
+    seen = null;
+    absent = true;
     if (!look.loading && look.youngestLoadMs >= GRACE_MS) return { waited_ms: waited(), reason: "settled" };
     if (performance.now() - t0 + POLL_MS > ARRIVAL_MS) return { waited_ms: waited(), reason: "bound" };
-    first = false;
     await sleep(POLL_MS);
   }
 }
@@ -60,6 +72,7 @@ async function lookAt(tabId) {
   let loading = false;
   let application = false;
   let youngestLoadMs = Infinity;
+  let quietMs = Infinity;
   for (const { frame, state, gone } of states) {
     if (!state) {
       loading ||= !gone;
@@ -70,8 +83,15 @@ async function lookAt(tabId) {
     loading ||= state.ready_state !== "complete" || Number(state.frames_in_dom) > children;
     const since = Number(state.since_load_ms);
     youngestLoadMs = Math.min(youngestLoadMs, since < 0 ? 0 : since);
+    // Only frames with controls: an ad or a chat widget changing beside the form does not count.
+    if (Number(state.controls) > 0) quietMs = Math.min(quietMs, Number(state.quiet_ms) || 0);
   }
-  return { application, loading, youngestLoadMs: Number.isFinite(youngestLoadMs) ? youngestLoadMs : 0 };
+  return {
+    application,
+    loading,
+    youngestLoadMs: Number.isFinite(youngestLoadMs) ? youngestLoadMs : 0,
+    quietMs: Number.isFinite(quietMs) ? quietMs : 0,
+  };
 }
 
 /** @param {number} ms */

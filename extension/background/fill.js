@@ -447,7 +447,8 @@ function mergeAnswers(outcome, got) {
 
 /**
  * The fields of `next` a later round decides: new ones, and those that became visible or whose
- * label or options changed since `last`. Fields nobody can see wait for a round that shows them.
+ * label or options changed since `last`, and those that were disabled or read-only then and are not
+ * now. Fields nobody can see wait for a round that shows them.
  * @param {{frames: {frame: string, fields: Record<string, any>[]}[]}} last
  * @param {{frames: {frame: string, fields: Record<string, any>[]}[]}} next
  * @returns {{frame: string, field_id: string}[]}
@@ -463,13 +464,17 @@ export function changedFields(last, next) {
     for (const f of frame.fields) {
       if (f.visible === false) continue;
       const was = before.get(`${frame.frame}/${f.id}`);
-      if (!was || was.visible === false || was.label !== f.label || optionsOf(was) !== optionsOf(f)) {
+      if (!was || was.visible === false || was.label !== f.label || optionsOf(was) !== optionsOf(f)
+        || (isLocked(was) && !isLocked(f))) {
         out.push({ frame: frame.frame, field_id: String(f.id) });
       }
     }
   }
   return out;
 }
+
+/** Disabled or read-only at its snapshot. @param {Record<string, any>} f */
+const isLocked = (f) => f.disabled === true || f.readonly === true;
 
 // The keys one block of each repeated family holds once: how many blocks a frame shows.
 const BLOCK_ANCHORS = { work: ["work.company", "work.title"], edu: ["edu.school", "edu.degree"] };

@@ -2,20 +2,29 @@
 // snapshot (background/arrival.js), so a form that a page builds after load (an SPA booting, a
 // turbo-frame swapped in, an application iframe created on window load) is waited for instead of
 // answered with "no fields" or with the page's newsletter box. Read-only: nothing here touches
-// the page.
+// the page (the observer below only notes when the page last changed).
 
 import { isVisible, walkElements } from "./dom.js";
 
 // A cluster with this many answerable controls, or with a file upload, reads as an application;
-// a site search, a log-in, a newsletter or talent-community sign-up has fewer.
+// a site search, a log-in, a newsletter or talent-community sign-up has fewer. Password boxes
+// count: an account step (email, password, confirmation), as Workday, Taleo and SuccessFactors
+// open their applications with, is the application's first step; a log-in box has two controls.
 const APPLICATION_CONTROLS = 3;
 const CONTROL = [
   "input", "select", "textarea", "[contenteditable=true]", "[role=combobox]", "[role=textbox]",
   "[role=listbox]", "[role=radiogroup]", "[role=spinbutton]", "[aria-haspopup=listbox]",
 ].join(",");
 // Controls that say nothing about an application: choices (consent, "keep me posted"), buttons,
-// searches and passwords.
-const NOT_COUNTED = new Set(["hidden", "submit", "button", "reset", "image", "checkbox", "radio", "search", "password"]);
+// searches.
+const NOT_COUNTED = new Set(["hidden", "submit", "button", "reset", "image", "checkbox", "radio", "search"]);
+
+// When this document last added or removed nodes, to tell a page still rendering from a settled
+// one. It starts with this module, on the worker's first question; before that nothing is known,
+// so the first answer reports a quiet period as long as the module has run.
+let lastChange = performance.now();
+new MutationObserver(() => { lastChange = performance.now(); })
+  .observe(document, { childList: true, subtree: true });
 
 /**
  * @typedef {object} ArrivalState
@@ -23,6 +32,8 @@ const NOT_COUNTED = new Set(["hidden", "submit", "button", "reset", "image", "ch
  * @property {number} since_load_ms    since this document's load event ended (-1: not yet)
  * @property {boolean} application     a visible cluster of controls reads as an application
  * @property {number} controls         visible answerable controls in this frame
+ * @property {number} quiet_ms         since this document last added or removed nodes (as far as
+ *   this module has watched)
  * @property {number} frames_in_dom    visible iframes with a document to load (compared with the
  *   frames the browser lists under this one: more here means one is still on its way)
  */
@@ -59,6 +70,7 @@ export function arrivalState() {
     since_load_ms: sinceLoad(),
     application,
     controls,
+    quiet_ms: Math.round(performance.now() - lastChange),
     frames_in_dom: framesInDom,
   };
 }

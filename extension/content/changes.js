@@ -1,6 +1,7 @@
 // After an apply: did the form change in a way a later round of the same Fill must look at? An
 // answer can reveal a question ("please specify", a race question after "Hispanic or Latino:
-// No"), show a section, or give a list new options (the states of the chosen country). The
+// No"), show a section, enable a control (a state list that opens once a country is chosen), or
+// give a list new options (the states of the chosen country). The
 // service worker asks each frame once the apply is done (background/fill.js); the frame waits
 // for the page to go quiet, then compares what it shows with its latest snapshot. Read-only.
 
@@ -17,6 +18,8 @@ const FIELD_SELECTOR = [
 
 /** field id → how many options its native list had at the snapshot */
 const optionCounts = new Map();
+/** field ids that were disabled or read-only at the snapshot */
+const lockedThen = new Set();
 /** Field-like elements at the snapshot (widgets' inner parts too), and those hidden then. */
 let seen = new WeakSet();
 let hiddenThen = new WeakSet();
@@ -24,8 +27,10 @@ let hiddenThen = new WeakSet();
 /** The snapshot just taken: what later comparisons start from. */
 export function rememberSnapshot() {
   optionCounts.clear();
+  lockedThen.clear();
   for (const entry of registry.values()) {
     if (entry.el instanceof HTMLSelectElement) optionCounts.set(entry.id, entry.el.options.length);
+    if (isLocked(entry)) lockedThen.add(entry.id);
   }
   seen = new WeakSet();
   hiddenThen = new WeakSet();
@@ -48,12 +53,22 @@ function hasChanges() {
     const el = entry.kind === "group" ? entry.members[0] : entry.el;
     if (entry.hidden && el?.isConnected && isVisible(el)) return true;
     if (entry.el instanceof HTMLSelectElement && optionCounts.get(entry.id) !== entry.el.options.length) return true;
+    if (lockedThen.has(entry.id) && el?.isConnected && !isLocked(entry)) return true;
   }
   for (const el of walkElements(document)) {
     if (!el.matches(FIELD_SELECTOR) || el.closest(`[${RELAY_UI_ATTR}]`)) continue;
     if ((!seen.has(el) || hiddenThen.has(el)) && isVisible(el)) return true;
   }
   return false;
+}
+
+/** Disabled or read-only, as the snapshot reads it (a group: all its members). @param {any} entry */
+function isLocked(entry) {
+  const els = entry.kind === "group" ? entry.members : [entry.el];
+  return els.length > 0 && els.every((/** @type {Element|null} */ el) => el instanceof Element && (
+    el.matches(":disabled") || el.getAttribute("aria-disabled") === "true"
+    || (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.readOnly : false)
+    || el.getAttribute("aria-readonly") === "true"));
 }
 
 /** Resolves once the page made no change for QUIET_MS (Relay's own marks aside), or MOST_MS. */

@@ -558,8 +558,18 @@ function checkboxMembers(box) {
   }
   const root = box.getRootNode();
   const scope = root instanceof Document || root instanceof ShadowRoot ? root : document;
-  return [...scope.querySelectorAll(`input[type=checkbox][name="${CSS.escape(box.name)}"]`)]
+  const members = [...scope.querySelectorAll(`input[type=checkbox][name="${CSS.escape(box.name)}"]`)]
     .filter((c) => /** @type {HTMLInputElement} */ (c).form === box.form);
+  // The choices of one question read differently; boxes that all read the same ("I currently
+  // work here" in each repeated work block) are the same question asked again, each its own.
+  const texts = new Set(members.map((c) => ownText(/** @type {HTMLInputElement} */ (c))));
+  return members.length > 1 && texts.size === 1 && !texts.has("") ? [box] : members;
+}
+
+/** A checkbox's own label text (its <label>s, else aria-label), for telling choices apart. @param {HTMLInputElement} box */
+function ownText(box) {
+  const text = [...(box.labels ?? [])].map((l) => l.textContent ?? "").join(" ") || box.getAttribute("aria-label") || "";
+  return text.replace(/\s+/g, " ").trim().toLowerCase();
 }
 
 // --- reading controls --------------------------------------------------------------------------
