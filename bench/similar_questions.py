@@ -43,7 +43,8 @@ Scorer = Callable[[list[str], list[str]], NDArray[np.float64]]
 def wordllama_scores(a: list[str], b: list[str]) -> NDArray[np.float64]:
     from bridge.learn.embedding import embed
 
-    ea, eb = embed(a), embed(b)
+    ea, eb = (np.frombuffer(b"".join(embed(texts)), np.float32).reshape(len(texts), -1)
+              for texts in (a, b))
     return np.asarray((ea * eb).sum(axis=1), dtype=np.float64)
 
 
@@ -132,10 +133,9 @@ def report(name: str, pairs: list[Pair], scores: NDArray[np.float64]) -> float:
 
 
 def chosen_size_and_speed() -> None:
-    from bridge.learn.embedding import DIM, MODEL_NAME, embed, package_dir
+    from bridge.learn.embedding import DIM, MODEL_NAME, TOKENIZER, WEIGHTS, embed, model_dir
 
-    weights = sum(f.stat().st_size for f in package_dir().rglob("*") if f.suffix in
-                  (".safetensors", ".json"))
+    weights = sum((model_dir() / name).stat().st_size for name in (WEIGHTS, TOKENIZER))
     embed(["warm up"])
     runs = 200
     started = time.perf_counter()

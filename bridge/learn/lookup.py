@@ -61,7 +61,6 @@ def index_answers(store: Store) -> int:
         return 0
     vectors = embedding.embed([question for _id, question in missing])
     store.put_answer_vectors(
-        embedding.MODEL_NAME, [(answer_id, vectors[i].tobytes()) for i, (answer_id, _q)
-                               in enumerate(missing)]
+        embedding.MODEL_NAME, [(answer_id, vectors[i]) for i, (answer_id, _q) in enumerate(missing)]
     )
     return len(missing)
