@@ -36,9 +36,10 @@ class BpeTokenizer:
                 or config.get("normalizer") != NORMALIZER):
             raise ValueError("not the Llama-style BPE tokenizer this reader knows")
         self.vocab: dict[str, int] = model["vocab"]
+        # A merge is "a b" in older files, ["a", "b"] in newer ones.
+        pairs = (m.split(" ", 1) if isinstance(m, str) else m for m in model["merges"])
         self.ranks: dict[tuple[str, str], int] = {
-            (tuple(m.split(" ", 1)) if isinstance(m, str) else (m[0], m[1])): rank
-            for rank, m in enumerate(model["merges"])
+            (pair[0], pair[1]): rank for rank, pair in enumerate(pairs)
         }
         self.unknown: str = model["unk_token"]
         self.fuse_unknown = bool(model.get("fuse_unk"))
