@@ -94,6 +94,11 @@ def test_size_and_contents() -> None:
     wordllama = program / "_internal" / "wordllama"
     assert (wordllama / "weights" / "l2_supercat_256.safetensors").is_file()
     assert (wordllama / "tokenizers" / "l2_supercat_tokenizer_config.json").is_file()
+    # ...computed by Relay's own code: wordllama's code, numpy and Hugging Face's tokenizers
+    # (50 MB together) stay out of the build.
+    assert not list(wordllama.glob("*.py"))
+    for left_out in ("numpy", "numpy.libs", "tokenizers", "safetensors"):
+        assert not (program / "_internal" / left_out).exists(), left_out
     assert int(str(info["unpacked_bytes"])) > 0
     debs = artifacts(".deb")
     if debs:

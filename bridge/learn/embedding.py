@@ -14,6 +14,7 @@ import importlib.util
 import json
 import math
 import struct
+import sys
 import threading
 from pathlib import Path
 
@@ -57,9 +58,12 @@ class StaticModel:
 
 
 def model_dir() -> Path:
-    """The folder holding wordllama's model files: the installed package's, found without
-    importing it (its import pulls in numpy and the tokenizer library); in the desktop build,
-    the copy of its data folder beside the program, which Python sees as a namespace package."""
+    """The folder holding wordllama's model files: in the desktop build, the copy of its data
+    folder inside the build; otherwise the installed package's, found without importing it (its
+    import pulls in numpy and the tokenizer library)."""
+    bundled = getattr(sys, "_MEIPASS", None)
+    if getattr(sys, "frozen", False) and bundled:
+        return Path(bundled) / "wordllama"
     spec = importlib.util.find_spec("wordllama")
     if spec is None or not spec.submodule_search_locations:
         raise FileNotFoundError("the saved-answer search's model (wordllama) is not installed")
