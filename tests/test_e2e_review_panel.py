@@ -30,9 +30,10 @@ from typing import Any
 
 import pytest
 
-from bridge.driver.report import FillReport, sources_line
+from bridge.driver.report import FillReport
 from bridge.driver.session import RelayBrowser, relay_browser
 from bridge.driver.static_server import StaticServer
+from bridge.source_words import sources_line
 from bridge.store import Store
 from tests.conftest import FIXTURES, REPO, SAMPLE_PROFILE
 

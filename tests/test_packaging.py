@@ -4,10 +4,12 @@ stand-in and checked by `relay doctor`'s own code."""
 
 from __future__ import annotations
 
+import os
 import plistlib
 import re
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path, PureWindowsPath
 
@@ -170,3 +172,26 @@ def test_spec_has_the_extra_data_hook_and_the_lock_pins_every_package() -> None:
 def test_linux_scripts_need_no_root(name: str) -> None:
     text = (PACKAGING / "linux" / name).read_text()
     assert "sudo" not in text and "/usr/" not in text and "/etc/" not in text
+
+
+def test_the_command_line_runs_without_what_the_desktop_build_leaves_out(tmp_path: Path) -> None:
+    """The desktop build has no Chromium driver (bridge.driver) and no Playwright: every command
+    but `relay fill`/`demo` must import without them (`relay uninstall` in the build once failed
+    on `relay history`'s import of the fill report)."""
+    blocked = ("bridge.driver", "playwright")
+    script = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        f"        if name.split('.')[0] in {blocked!r} or name.startswith('bridge.driver'):\n"
+        "            raise ModuleNotFoundError(name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "from bridge.cli.main import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RELAY_")}
+    env["RELAY_HOME"] = str(tmp_path)
+    for argv in (["history"], ["config", "list"], ["doctor", "--no-start", "--json"]):
+        done = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True,
+                              text=True, env=env, cwd=REPO, timeout=120, check=False)
+        assert "ModuleNotFoundError" not in done.stderr, (argv, done.stderr[-2000:])

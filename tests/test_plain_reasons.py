@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from bridge.driver.report import build_fields, count, sources_line
+from bridge.driver.report import build_fields, count
 from bridge.forms import ApplyResult, ApplyStatus, FieldDecision, Source, Status
 from bridge.rules.explain import plain_reason
+from bridge.source_words import sources_line
 from bridge.store.runs import source_counts
 from tests.test_rules_support import field, run
 

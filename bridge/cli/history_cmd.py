@@ -14,8 +14,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bridge.driver.report import sources_line
 from bridge.protocol.errors import RelayError
+from bridge.source_words import sources_line
 
 JSON_VERSION = 1
 

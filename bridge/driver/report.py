@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from bridge.forms import ApplyResult, BlockedAttempt, FieldDecision
+from bridge.source_words import SOURCE_WORDS, sources_line
 
 
 class FieldReport(BaseModel):
@@ -137,20 +138,6 @@ def table(report: FillReport) -> str:
     return "\n".join(out)
 
 
-# How each source is named for a person: the panel uses the same words (sidepanel/panel.js).
-SOURCE_WORDS = {"profile": "rules", "saved_answer": "saved answers", "llm": "model", "none": "none"}
-
-
-def sources_line(counts: dict[str, int]) -> str:
-    """"12 rules, 2 saved answers, 1 model" from `source:*` counts."""
-    parts = []
-    for key, words in SOURCE_WORDS.items():
-        n = counts.get(f"source:{key}", 0)
-        if key == "saved_answer" and n == 1:
-            words = "saved answer"
-        if key != "none":
-            parts.append(f"{n} {words}")
-    return ", ".join(parts)
 
 
 def _clip(text: str, width: int) -> str:
