@@ -8,6 +8,7 @@
 // until ARRIVAL_MS has passed since Fill was pressed.
 
 import { listFrames, sendToFrame } from "./frames.js";
+import { splitFrames } from "./inject.js";
 import { asRelayError } from "./native-port.js";
 
 export const ARRIVAL_MS = 6_000;
@@ -47,7 +48,8 @@ export async function awaitApplication(tabId) {
 /** Every frame's state in one look. @param {number} tabId */
 async function lookAt(tabId) {
   const frames = await listFrames(tabId);
-  const states = await Promise.all(frames.map(async (f) => {
+  // Frames of other sites are not scripted to be waited for (inject.js); their loading still counts.
+  const states = await Promise.all(splitFrames(frames).near.map(async (f) => {
     try {
       const state = await sendToFrame(tabId, f.frameId, { relay: "arrival" }, PROBE_TIMEOUT_MS);
       return { frame: f, state, gone: false };

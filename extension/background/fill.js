@@ -9,6 +9,7 @@
 import { awaitApplication } from "./arrival.js";
 import { listFrames, resolveTab, sendToFrame } from "./frames.js";
 import { hideFieldsOfHiddenFrames } from "./hidden_frames.js";
+import { applicationFrames } from "./inject.js";
 import { RelayError, asRelayError } from "./native-port.js";
 import { fillSummary } from "../shared/counts.js";
 
@@ -219,7 +220,8 @@ export function createFill(port, deliveries, guard) {
    * @param {number} tabId
    */
   async function snapshotTab(tabId) {
-    const frames = await listFrames(tabId);
+    // Only frames that can be the application are read (inject.js).
+    const frames = await applicationFrames(tabId, await listFrames(tabId), sendToFrame);
     const answers = await Promise.all(frames.map(async (f) => {
       try {
         const reply = await sendToFrame(tabId, f.frameId, {
