@@ -44,14 +44,19 @@ _FRAMES_ANSWERING = """async (url) => {
 _MARKS_UNSEEN = """async ([url, want]) => {
     const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
     const key = `review:${tab.id}`;
-    const read = async () => ((await chrome.storage.session.get(key))[key] ?? {}).marks_unseen ?? [];
+    const read = async () =>
+        ((await chrome.storage.session.get(key))[key] ?? {}).marks_unseen ?? [];
     const deadline = Date.now() + 10000;
     let now = await read();
     while (JSON.stringify(now) !== JSON.stringify(want) && Date.now() < deadline) {
-        await new Promise((resolve) => chrome.storage.onChanged.addListener(function seen() {
-            chrome.storage.onChanged.removeListener(seen);
-            resolve(null);
-        }));
+        await new Promise((resolve) => {
+            const seen = () => {
+                chrome.storage.onChanged.removeListener(seen);
+                resolve(null);
+            };
+            chrome.storage.onChanged.addListener(seen);
+            setTimeout(seen, 250);  // a change between the read and the listener is not missed
+        });
         now = await read();
     }
     return now;
@@ -66,7 +71,8 @@ _GREEN_PIXELS = """async (png) => {
     const data = ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;
     let n = 0;
     for (let i = 0; i < data.length; i += 4) {
-        if (Math.abs(data[i] - 21) < 12 && Math.abs(data[i + 1] - 128) < 12 && Math.abs(data[i + 2] - 61) < 12) n += 1;
+        const near = (k, v) => Math.abs(data[i + k] - v) < 12;
+        if (near(0, 21) && near(1, 128) && near(2, 61)) n += 1;
     }
     return n;
 }"""
@@ -76,7 +82,8 @@ _NATIVE_VALUES = """() => {
     const out = {};
     for (const el of document.querySelectorAll("input, textarea, select")) {
         const proto = el instanceof HTMLSelectElement ? HTMLSelectElement.prototype
-            : el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+            : el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
+            : HTMLInputElement.prototype;
         out[el.id] = get(proto).call(el);
     }
     out.city = window.__deepCity();
@@ -113,9 +120,10 @@ def _extension_paths() -> list[str]:
 
 
 def _web_accessible(path: str) -> bool:
-    # Still listed in the manifest: the content modules' import() needs them (docs/security.md).
+    # Still in the manifest: the content modules' import() needs them (docs/security.md).
     manifest = json.loads((extension_dir() / "manifest.json").read_text(encoding="utf-8"))
-    globs = [g for entry in manifest.get("web_accessible_resources", []) for g in entry["resources"]]
+    entries = manifest.get("web_accessible_resources", [])
+    globs = [g for entry in entries for g in entry["resources"]]
     folder = path.rsplit("/", 1)[0] if "/" in path else ""
     return path.endswith(".js") and any(g == f"{folder}/*.js" for g in globs)
 
@@ -138,7 +146,8 @@ def test_a_page_sees_nothing_of_relay_before_the_fill_and_cannot_hide_its_marks(
 
         outcome = browser.fill(page)
         assert outcome.report.ok, outcome.report.error
-        assert page.input_value("#first") == "Ada" and page.input_value("#email") == "ada.lovelace@example.com"
+        assert page.input_value("#first") == "Ada"
+        assert page.input_value("#email") == "ada.lovelace@example.com"
         # The chat frame of another site never got Relay, nor the profile.
         answering = browser.worker.evaluate(_FRAMES_ANSWERING, page.url)
         assert answering == {page.url: True, page.frames[1].url: False}
@@ -167,10 +176,10 @@ def test_throwing_handlers_a_deep_shadow_field_and_an_obedient_model_change_noth
         assert outcome.report.ok, outcome.report.error
         values = page.evaluate(_NATIVE_VALUES)
         assert values["first"] == "Ada" and values["last"] == "Lovelace"
-        assert values["email"] == "ada.lovelace@example.com"  # its getter throws in the page's world
+        assert values["email"] == "ada.lovelace@example.com"  # the page's getter throws
         assert values["city"] == "San Francisco"  # 50 shadow roots deep
         assert page.evaluate("() => window.__thrown") > 0  # the handlers did throw
-        # The model was asked and did what the page's text told it; nothing of that reached the form.
+        # The model was asked and did what the page's text told it; none of it reached the form.
         assert outcome.report.llm.calls >= 1
         assert [k for k, v in values.items() if INJECTED in str(v)] == []
         assert values["why"] == "" and values["source"] in ("", "LinkedIn")
