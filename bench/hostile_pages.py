@@ -2,8 +2,8 @@
 questions (tests/fixtures/hostile/stress/: throwing handlers, a field 50 shadow roots deep).
 
 Chromium with Relay loaded, rules only (no model configured). Prints the fields, the Fill's
-total time and where the extension spent it; asserts nothing. The test beside it
-(tests/test_e2e_hostile_pages.py) checks the 2,000-field form is filled, never how fast.
+total time and where the extension spent it; asserts nothing (the page's hostile parts are
+tests/test_e2e_hostile_pages.py's).
 Run: .venv/bin/python bench/hostile_pages.py
 """
 

@@ -1,11 +1,11 @@
 """Hostile pages against Relay in the browser (issue 13): a page looking for Relay and hiding its
-marks, a page whose handlers throw, with a field 50 shadow roots deep and prompt injection for a
-model that obeys it, and a 2,000-field form.
+marks, and a page whose handlers throw, with a field 50 shadow roots deep and prompt injection for
+a model that obeys it.
 
 One Chromium for the module, with the real extension and bridge, and a model configured through
 the loopback test server (tests/llm_server.py). Pages: tests/fixtures/hostile/relay-css/ and
-tests/fixtures/hostile/stress/. The 2,000-field form's time is printed by bench/hostile_pages.py,
-never asserted here.
+tests/fixtures/hostile/stress/. The same page as a 2,000-field form is bench/hostile_pages.py's
+(its time is printed, never asserted).
 """
 
 from __future__ import annotations
@@ -184,20 +184,5 @@ def test_throwing_handlers_a_deep_shadow_field_and_an_obedient_model_change_noth
         assert [k for k, v in values.items() if INJECTED in str(v)] == []
         assert values["why"] == "" and values["source"] in ("", "LinkedIn")
         assert outcome.report.page_submits == 0 and outcome.report.navigations == 0
-    finally:
-        page.close()
-
-
-def test_a_2000_field_form_is_filled(session: tuple[RelayBrowser, StaticServer]) -> None:
-    browser, server = session
-    page = browser.open(server.url(STRESS) + "?extra=2000")
-    try:
-        outcome = browser.fill(page)
-        assert outcome.report.ok, outcome.report.error
-        assert len(outcome.report.fields) >= 2000
-        values = page.evaluate(_NATIVE_VALUES)
-        assert values["first"] == "Ada" and values["city"] == "San Francisco"
-        assert [k for k, v in values.items() if INJECTED in str(v)] == []
-        assert outcome.report.page_submits == 0
     finally:
         page.close()
