@@ -27,6 +27,8 @@ _LOADED = ("() => !window.__fixture || typeof window.__fixture.loaded !== 'funct
 _SNAPSHOT = """async (url) => {
     const tabs = await chrome.tabs.query({});
     const tab = tabs.find((t) => t.url === url);
+    // Nothing of Relay runs on a page before a Fill: put its content script there first.
+    await chrome.scripting.executeScript({target: {tabId: tab.id}, files: ["content/loader.js"]});
     const reply = await chrome.tabs.sendMessage(tab.id, {relay: "snapshot"}, {frameId: 0});
     return {fields: reply.fields.length, hidden: reply.fields.filter((f) => !f.visible).length,
             timings: reply.timings_ms};

@@ -11,6 +11,7 @@
 // (a page settled that long is taken as it is), or until ARRIVAL_MS has passed since Fill.
 
 import { listFrames, sendToFrame } from "./frames.js";
+import { splitFrames } from "./inject.js";
 import { asRelayError } from "./native-port.js";
 
 export const ARRIVAL_MS = 6_000;
@@ -59,7 +60,8 @@ export async function awaitApplication(tabId) {
 /** Every frame's state in one look. @param {number} tabId */
 async function lookAt(tabId) {
   const frames = await listFrames(tabId);
-  const states = await Promise.all(frames.map(async (f) => {
+  // Frames of other sites are not scripted to be waited for (inject.js); their loading still counts.
+  const states = await Promise.all(splitFrames(frames).near.map(async (f) => {
     try {
       const state = await sendToFrame(tabId, f.frameId, { relay: "arrival" }, PROBE_TIMEOUT_MS);
       return { frame: f, state, gone: false };

@@ -9,6 +9,7 @@
 import { awaitApplication } from "./arrival.js";
 import { listFrames, resolveTab, sendToFrame } from "./frames.js";
 import { hideFieldsOfHiddenFrames } from "./hidden_frames.js";
+import { applicationFrames } from "./inject.js";
 import { RelayError, asRelayError } from "./native-port.js";
 import { readSettings, siteAllowed } from "../shared/settings.js";
 import { fillSummary } from "../shared/counts.js";
@@ -239,7 +240,8 @@ export function createFill(port, deliveries, guard, stream) {
    * @param {number} tabId
    */
   async function snapshotTab(tabId) {
-    const frames = await listFrames(tabId);
+    // Only frames that can be the application are read (inject.js).
+    const frames = await applicationFrames(tabId, await listFrames(tabId), sendToFrame);
     const answers = await Promise.all(frames.map(async (f) => {
       try {
         const reply = await sendToFrame(tabId, f.frameId, {

@@ -1,10 +1,9 @@
 // Talking to the content script in each frame of a tab: list the frames, send a message to one
-// frame with a timeout, and inject the content script where it is missing (a tab opened before
-// Relay was installed or reloaded).
+// frame with a timeout, and inject the content script where it is missing (inject.js: nothing
+// runs on a page before the person's Fill there).
 
+import { inject } from "./inject.js";
 import { RelayError } from "./native-port.js";
-
-const LOADER = "content/loader.js";
 
 /**
  * The tab to fill: the given one, else the active tab of the last focused window.
@@ -86,15 +85,6 @@ async function attempt(tabId, frameId, message, timeoutMs) {
     return reply;
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/** @param {number} tabId @param {number} frameId */
-async function inject(tabId, frameId) {
-  try {
-    await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [LOADER] });
-  } catch (err) {
-    throw new RelayError("E_PAGE_UNAVAILABLE", `Relay cannot run in this page: ${errorText(err)}`);
   }
 }
 

@@ -48,6 +48,7 @@ const PANEL_PAGE = "sidepanel/panel.html";
  * @property {{calls: number, cost_usd: number, status: string, day_left_usd: number|null}} llm
  * @property {ReviewRow[]} rows
  * @property {boolean} marks_hidden
+ * @property {string[]} [marks_unseen]  frames whose marks the page keeps out of sight
  * @property {string} message         the outcome of the latest whole-form action
  * @property {{run_id: string, blocked: Review["blocked"]}} early  attempts of a run whose rows are still to come
  */
@@ -127,6 +128,8 @@ export function createReview(port, fill) {
         // A replay's rows come without the plan's summary: count its rows the same way.
         counts: model.summary?.counts ?? countDecisions(model.rows ?? []),
         llm: model.summary?.llm ?? emptyReview(tabId).llm,
+        // Marks are drawn (and their "marks-seen" sent) before the rows arrive.
+        marks_unseen: old.marks_unseen ?? [],
         // Fields of earlier steps stay in the review: they are part of the same application.
         rows: [...earlier.values(), ...rows],
       };
@@ -200,6 +203,13 @@ export function createReview(port, fill) {
         return undoAll(tabId);
       case "hide-marks":
         await hideMarks(tabId);
+        return { ok: true };
+      case "marks-seen":
+        // A frame drew its marks; the page may keep them out of sight (content/marks.js).
+        await update(tabId, (r) => {
+          const others = (r.marks_unseen ?? []).filter((f) => f !== frame);
+          r.marks_unseen = message.seen === false ? [...others, frame] : others;
+        });
         return { ok: true };
       default:
         return { ok: false, error: { code: "E_UNKNOWN_MESSAGE", message: `unknown review action ${message.op}` } };

@@ -19,6 +19,7 @@
 import { createAutofill } from "./autofill.js";
 import { createDeliveries } from "./deliveries.js";
 import { createFill } from "./fill.js";
+import { rememberSite } from "./inject.js";
 import { NativePort } from "./native-port.js";
 import { createReplay } from "./replay.js";
 import { createReview } from "./review.js";
@@ -39,7 +40,11 @@ g.RelayNativePort = NativePort;
 const autofill = createAutofill((tabId, options) => g.relayFill(tabId, options));
 g.relayFill = async (/** @type {number|undefined} */ tabId, /** @type {any} */ options) => {
   const outcome = await fill.relayFill(tabId, options);
-  if (outcome.ok && outcome.tab_id !== undefined) await autofill.noteFilled(outcome.tab_id);
+  if (outcome.ok && outcome.tab_id !== undefined) {
+    await autofill.noteFilled(outcome.tab_id, Boolean(options?.trigger));
+    // The person's own Fill (not an automatic one) lets Relay on this site (inject.js).
+    if (!options?.trigger) await rememberSite((await chrome.tabs.get(outcome.tab_id).catch(() => null))?.url ?? "");
+  }
   return outcome;
 };
 g.relaySnapshotTab = fill.snapshotTab;
@@ -151,7 +156,7 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     return true;
   }
   if (message.relay_bg === "fields-appeared" && tabId !== undefined) {
-    autofill.fieldsAppeared(tabId).then((scheduled) => sendResponse({ ok: true, scheduled }),
+    autofill.fieldsAppeared(tabId, sender.tab?.url ?? "").then((scheduled) => sendResponse({ ok: true, scheduled }),
       () => sendResponse({ ok: false }));
     return true;
   }

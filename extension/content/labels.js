@@ -198,8 +198,8 @@ function ariaLabel(/** @type {Element} */ el, /** @type {Element[]} */ skip) {
 
 /** The labels of a control: native `labels`, else label[for=id] in its tree scope, else a wrapper. */
 export function labelsOf(/** @type {Element} */ el) {
-  const native = /** @type {any} */ (el).labels;
-  if (native && native.length) return /** @type {HTMLLabelElement[]} */ ([...native]);
+  const native = nativeLabels(el);
+  if (native && native.length) return native;
   /** @type {HTMLLabelElement[]} */
   const found = [];
   if (el.id && !native) {
@@ -217,6 +217,46 @@ export function labelsOf(/** @type {Element} */ el) {
     found.push(/** @type {HTMLLabelElement} */ (wrap));
   }
   return found;
+}
+
+/**
+ * What `el.labels` holds (null where the element cannot be labelled), without asking it: Chromium
+ * walks the whole tree scope for every call, seconds on a 2,000-field form. Labels are found
+ * through an index of the scope's label[for], made once per task (nothing changes the page
+ * while a snapshot reads it).
+ * @param {Element} el @returns {HTMLLabelElement[]|null}
+ */
+function nativeLabels(el) {
+  if (!("labels" in el) || (el instanceof HTMLInputElement && el.type === "hidden")) return null;
+  const found = labelsPointingAt(el).filter((l) => l.control === el);
+  for (let wrap = el.parentElement?.closest("label"); wrap; wrap = wrap.parentElement?.closest("label")) {
+    const label = /** @type {HTMLLabelElement} */ (wrap);
+    if (label.control === el && !found.includes(label)) found.push(label);
+  }
+  return found.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+}
+
+/** @type {WeakMap<Node, Map<string, HTMLLabelElement[]>>|null} label[for] by id, per tree scope */
+let forIndex = null;
+
+/** @param {Element} el @returns {HTMLLabelElement[]} */
+function labelsPointingAt(el) {
+  const root = el.getRootNode();
+  if (!el.id || !(root instanceof Document || root instanceof ShadowRoot)) return [];
+  if (!forIndex) {
+    forIndex = new WeakMap();
+    setTimeout(() => { forIndex = null; }, 0);
+  }
+  let byId = forIndex.get(root);
+  if (!byId) {
+    byId = new Map();
+    for (const l of root.querySelectorAll("label[for]")) {
+      const label = /** @type {HTMLLabelElement} */ (l);
+      byId.set(label.htmlFor, [...(byId.get(label.htmlFor) ?? []), label]);
+    }
+    forIndex.set(root, byId);
+  }
+  return byId.get(el.id) ?? [];
 }
 
 function rootLabelFor(/** @type {Element} */ el) {

@@ -1,14 +1,16 @@
-// Classic content script: manifest content scripts cannot be ES modules, so this loads the module
-// entry (a web-accessible resource) with import() and forwards the worker's messages to it.
+// Classic content script, injected by the service worker on the person's first Fill in a frame
+// (background/inject.js; the manifest declares none): injected scripts cannot be ES modules, so
+// this loads the module entry (a web-accessible resource) with import() and forwards the
+// worker's messages to it.
 // The listener is added at once, so a message that arrives while the module loads still waits for it.
 (() => {
   const KEY = "__relayContentLoader";
-  // Injected twice (manifest, then chrome.scripting for a tab opened before install): keep one.
+  // Injected again (a second Fill racing the first): keep one.
   if (/** @type {any} */ (globalThis)[KEY]) return;
   /** @type {any} */ (globalThis)[KEY] = true;
 
-  // Loaded on the first message only: every page and frame runs this script, and most are never
-  // filled. Edit tracking starts with the module, which is before Relay's first fill here.
+  // Loaded on the first message. Edit tracking starts with the module, which is before Relay's
+  // first fill here.
   /** @type {Promise<{handleMessage: (msg: any) => Promise<any>, start?: () => void}>|null} */
   let entry = null;
   const load = () => (entry ??= import(chrome.runtime.getURL("content/main.js")).then((mod) => {

@@ -6,7 +6,7 @@ import { arrivalState } from "./arrival.js";
 import { formChanged, rememberSnapshot } from "./changes.js";
 import { startEditTracking } from "./edits.js";
 import { fieldFacts, fieldOp, keepSecret, noteFields, shownValue, startLiveEdits } from "./field_ops.js";
-import { badgeSpots, classify, clearMarks, markCounts, onMarkAction, showMarks } from "./marks.js";
+import { badgeSpots, classify, clearMarks, markCounts, onMarkAction, onMarksSeen, showMarks } from "./marks.js";
 import { wellFormed } from "./dom.js";
 import { postingText } from "./posting.js";
 import { makeRoom } from "./room.js";
@@ -19,6 +19,8 @@ export function start() {
   startEditTracking();
   startLiveEdits();
   onMarkAction(markAction);
+  // Marks the page keeps out of sight: the side panel says so (background/review.js).
+  onMarksSeen((seen) => void toReview({ op: "marks-seen", seen }));
   startSubmitWatch();
 }
 

@@ -50,6 +50,11 @@ const CSS = `
     background: none; color: inherit; cursor: pointer; }
   .menu button:hover { background: #f3f4f6; }`;
 
+const HOST_CSS = ["all: initial", "display: block", "position: fixed", "inset: 0", "width: 100vw", "height: 100vh",
+  "max-width: none", "max-height: none", "margin: 0", "padding: 0", "border: 0", "background: transparent",
+  "overflow: visible", "pointer-events: none", "z-index: 2147483646", "visibility: visible", "opacity: 1"]
+  .map((d) => `${d} !important;`).join(" ");
+
 /** @type {{host: HTMLElement, layer: HTMLElement, marks: Mark[], menu: HTMLElement|null}|null} */
 let overlay = null;
 let frameRequested = false;
@@ -57,6 +62,8 @@ let frameRequested = false;
 let stopListening = null;
 /** @type {(fieldId: string, action: MarkAction) => void} */
 let onAction = () => {};
+/** @type {(seen: boolean) => void} */
+let onSeen = () => {};
 
 /**
  * Which mark a decision and its apply result earn, and the tooltip text.
@@ -85,6 +92,14 @@ export function onMarkAction(fn) {
 }
 
 /**
+ * Told whether the marks can be seen when they are drawn, and again whenever that changes (a page
+ * script may restyle or remove them later). @param {(seen: boolean) => void} fn
+ */
+export function onMarksSeen(fn) {
+  onSeen = fn;
+}
+
+/**
  * Show marks for ITEMS in this frame. A field the latest plan only kept (`keep`) keeps the mark an
  * earlier fill gave it; every other mark is replaced.
  * @param {MarkItem[]} items
@@ -95,14 +110,31 @@ export function showMarks(items) {
   clearMarks();
   const host = document.createElement("relay-marks");
   host.setAttribute(RELAY_UI_ATTR, "");
-  host.style.cssText = "all: initial; position: fixed; inset: 0; pointer-events: none; z-index: 2147483646;";
+  // Out of the page CSS's reach: every property of the host set inline and !important (which no
+  // stylesheet rule outranks, whatever its selector or layer), the host in the top layer (above
+  // every z-index, clear of the ancestors' clipping and transforms), the rest in a closed shadow
+  // root with its own adopted sheet.
+  host.style.cssText = HOST_CSS;
+  host.popover = "manual";
   const root = host.attachShadow({ mode: "closed" });
-  const style = document.createElement("style");
-  style.textContent = CSS;
   const layer = document.createElement("div");
   layer.className = "layer";
-  root.append(style, layer);
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+    root.adoptedStyleSheets = [sheet];
+    root.append(layer);
+  } catch {
+    const style = document.createElement("style"); // browsers without constructed sheets here
+    style.textContent = CSS;
+    root.append(style, layer);
+  }
   (document.documentElement ?? document.body).append(host);
+  try {
+    host.showPopover();
+  } catch {
+    // No popover support: the fixed, !important host still sits above the page's z-indexes.
+  }
   const shown = { host, layer, marks: /** @type {Mark[]} */ ([]), menu: /** @type {HTMLElement|null} */ (null) };
   overlay = shown;
   for (const item of merged) {
@@ -145,8 +177,16 @@ export function showMarks(items) {
       if (m.item.tracked === el) setMark(m.item.field_id, "edited", "You changed this; Relay keeps your value.");
     }
   });
+  let seen = true;
+  const look = () => {
+    const now = marksSeen(host);
+    if (now !== seen) onSeen((seen = now));
+  };
   // Layout can move without scrolling (validation messages appearing, sections expanding).
-  const timer = setInterval(schedule, 500);
+  const timer = setInterval(() => {
+    schedule();
+    look();
+  }, 500);
   stopListening = () => {
     window.removeEventListener("scroll", schedule, { capture: true });
     window.removeEventListener("resize", schedule);
@@ -156,6 +196,17 @@ export function showMarks(items) {
     clearInterval(timer);
   };
   position();
+  if (merged.length) {
+    seen = marksSeen(host);
+    onSeen(seen);
+  }
+}
+
+/** Whether the overlay is drawn at all: shown, not transparent, not of size 0. @param {HTMLElement} host */
+function marksSeen(host) {
+  const r = host.getBoundingClientRect();
+  return r.width > 0 && r.height > 0
+    && host.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true });
 }
 
 /** Remove every mark in this frame. */

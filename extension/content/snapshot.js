@@ -663,6 +663,8 @@ function choiceValue(el) {
   return el.getAttribute("data-value") ?? el.getAttribute("value") ?? optionText(el);
 }
 
+const MAX_HINT_CHILDREN = 24;
+
 /**
  * Short text around the control that is not its label: hints such as "Format: MM/YYYY".
  * @param {Element} el @param {string[]} known  text already reported (label, option texts)
@@ -672,6 +674,9 @@ function nearbyText(el, known) {
   let anc = composedParent(el);
   for (let depth = 0; anc && depth < 3; depth += 1) {
     if (/^(BODY|HTML|FORM)$/.test(anc.tagName)) break;
+    // A box of many children is a list of questions, not one control's: looking through it for
+    // each of its controls would take the square of their number (a 2,000-field form).
+    if (anc.childElementCount > MAX_HINT_CHILDREN) break;
     if ([...anc.querySelectorAll(CONTROL_SELECTOR)].some((c) => c !== el && !el.contains(c))) break;
     const t = textOf(anc);
     // Long text means the box holds more than this control (controls in shadow roots are not

@@ -105,6 +105,10 @@ function render() {
   if (review.error) main.append(el("p", "alert", `Relay could not fill this page: ${review.error.message}`));
   if (review.blocked.length) main.append(blockedNotice(review.blocked));
   if (review.rows.length) main.append(summary(review), tools());
+  if (review.marks_unseen?.length) {
+    main.append(el("p", "alert", "This page keeps Relay's marks out of sight, so its fields are not marked: "
+      + "review them with this list."));
+  }
   if (review.message) main.append(el("p", "message", review.message));
 
   const needs = review.rows.filter((r) => r.needs);

@@ -1,0 +1,138 @@
+// Relay runs nothing on a page before the person's Fill there (issue 13, items 6–7): the manifest
+// declares no content script; the loader goes into a frame through `chrome.scripting` the first
+// time a Fill (or what follows one: the review, the submit guard, a later round) talks to it.
+// Only frames that can hold the application get it: the page's own site, a known applicant-
+// tracking system's address, and, when the page's own site shows no application, the frames
+// of other sites (one of them is the embedded application; the bridge keeps the others out,
+// bridge/rules/frames.py). Ad, chat and analytics frames beside an application never see Relay.
+//
+// `relay.sites` (chrome.storage.local) lists the origins the person has pressed Fill on: what
+// runs without a click there ("fill new fields as they appear") runs only on those; the
+// console shows the list and lets the person remove a site.
+
+import { ATS_HOSTS } from "../shared/ats_hosts.js";
+import { RelayError } from "./native-port.js";
+
+const LOADER = "content/loader.js";
+export const SITES_KEY = "relay.sites";
+const MAX_SITES = 500;
+const PROBE_TIMEOUT_MS = 1_000;
+const ATS = ATS_HOSTS.map((h) => new RegExp(h));
+// Second-level labels under a country code that are part of the public suffix ("co.uk"): the
+// extension has no public-suffix list, and a site misread here is only read later, never filled
+// against the bridge's rule (which has the full list).
+const SECOND_LEVEL = new Set(["co", "com", "net", "org", "ac", "gov", "edu", "ne", "or"]);
+
+/**
+ * Put the loader into one frame (it keeps a single copy if it is there already).
+ * @param {number} tabId @param {number} frameId
+ */
+export async function inject(tabId, frameId) {
+  try {
+    await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [LOADER] });
+  } catch (err) {
+    throw new RelayError("E_PAGE_UNAVAILABLE", `Relay cannot run in this page: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/**
+ * The site a URL belongs to: its registrable domain, near enough ("acme.co.uk"), its host for
+ * addresses and single names, "" for about:blank and other documents without one.
+ * @param {string} url
+ */
+export function siteOf(url) {
+  let host;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "";
+    host = parsed.hostname;
+  } catch {
+    return "";
+  }
+  if (/^[\d.]+$/.test(host) || host.startsWith("[") || !host.includes(".")) return host;
+  const labels = host.split(".");
+  const keep = labels.length > 2 && labels.at(-1)?.length === 2 && SECOND_LEVEL.has(labels.at(-2) ?? "") ? 3 : 2;
+  return labels.slice(-keep).join(".");
+}
+
+/** @param {string} url */
+export const isAtsAddress = (url) => ATS.some((h) => h.test(url));
+
+/**
+ * The frames of a tab that are on the page's own site or a known applicant-tracking system's,
+ * and the others. A document without a site of its own (about:blank, srcdoc) belongs to its
+ * parent's.
+ * @template {{frameId: number, parentFrameId: number, url: string}} F
+ * @param {F[]} frames
+ * @returns {{near: F[], far: F[]}}
+ */
+export function splitFrames(frames) {
+  const byId = new Map(frames.map((f) => [f.frameId, f]));
+  /** @param {F|undefined} f @returns {string} */
+  const site = (f) => {
+    for (let hops = 0; f && hops < 64; hops += 1) {
+      const own = siteOf(f.url);
+      if (own || f.parentFrameId < 0) return own;
+      f = byId.get(f.parentFrameId);
+    }
+    return "";
+  };
+  const home = site(byId.get(0));
+  /** @type {F[]} */
+  const near = [];
+  /** @type {F[]} */
+  const far = [];
+  for (const f of frames) {
+    const own = site(f);
+    (!home || !own || own === home || f.frameId === 0 || isAtsAddress(f.url) ? near : far).push(f);
+  }
+  return { near, far };
+}
+
+/**
+ * The frames a Fill reads: `splitFrames`' near ones, and the far ones too when no near frame
+ * shows an application (the page embeds it from a site Relay does not know).
+ * @template {{frameId: number, parentFrameId: number, url: string}} F
+ * @param {number} tabId @param {F[]} frames
+ * @param {(tabId: number, frameId: number, message: Record<string, unknown>, timeoutMs: number) => Promise<any>} send
+ * @returns {Promise<F[]>}
+ */
+export async function applicationFrames(tabId, frames, send) {
+  const { near, far } = splitFrames(frames);
+  if (!far.length) return near;
+  const shows = await Promise.all(near.map((f) => send(tabId, f.frameId, { relay: "arrival" }, PROBE_TIMEOUT_MS)
+    .then((state) => state?.application === true, () => false)));
+  return shows.some(Boolean) ? near : frames;
+}
+
+/** The origins the person has pressed Fill on. @returns {Promise<string[]>} */
+export async function relaySites() {
+  const stored = await chrome.storage.local.get(SITES_KEY);
+  const sites = stored[SITES_KEY];
+  return Array.isArray(sites) ? sites.filter((s) => typeof s === "string") : [];
+}
+
+/** @param {string} url @returns {string} "" for pages without an http(s) origin */
+function originOf(url) {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.origin : "";
+  } catch {
+    return "";
+  }
+}
+
+/** The person pressed Fill on this page: its origin joins `relay.sites`. @param {string} url */
+export async function rememberSite(url) {
+  const origin = originOf(url);
+  if (!origin) return;
+  const sites = await relaySites();
+  if (sites.includes(origin)) return;
+  await chrome.storage.local.set({ [SITES_KEY]: [...sites, origin].slice(-MAX_SITES) });
+}
+
+/** Whether what runs without a click may run on this page. @param {string} url */
+export async function siteAllowed(url) {
+  const origin = originOf(url);
+  return origin !== "" && (await relaySites()).includes(origin);
+}

@@ -1,0 +1,188 @@
+"""Hostile pages against Relay in the browser (issue 13): a page looking for Relay and hiding its
+marks, and a page whose handlers throw, with a field 50 shadow roots deep and prompt injection for
+a model that obeys it.
+
+One Chromium for the module, with the real extension and bridge, and a model configured through
+the loopback test server (tests/llm_server.py). Pages: tests/fixtures/hostile/relay-css/ and
+tests/fixtures/hostile/stress/. The same page as a 2,000-field form is bench/hostile_pages.py's
+(its time is printed, never asserted).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bridge.driver.session import RelayBrowser, extension_dir, relay_browser
+from bridge.driver.static_server import StaticServer
+from tests.conftest import FIXTURES, SAMPLE_PROFILE
+from tests.llm_server import LlmServer, Reply, llm_server_session, question_ids
+
+__all__ = ["llm_server_session"]
+pytestmark = pytest.mark.e2e
+
+DETECTOR = "hostile/relay-css/index.html"
+STRESS = "hostile/stress/index.html"
+INJECTED = "PWNED-7731"
+
+# Whether Relay's content script answers in each frame of the tab (it must not before a Fill).
+_FRAMES_ANSWERING = """async (url) => {
+    const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
+    const frames = await chrome.webNavigation.getAllFrames({tabId: tab.id});
+    const out = {};
+    for (const f of frames) {
+        out[f.url] = await chrome.tabs.sendMessage(tab.id, {relay: "ping"}, {frameId: f.frameId})
+            .then(() => true, () => false);
+    }
+    return out;
+}"""
+# Waits (bounded) until the tab's review says whether the page hides the marks; returns it.
+_MARKS_UNSEEN = """async ([url, want]) => {
+    const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
+    const key = `review:${tab.id}`;
+    const read = async () =>
+        ((await chrome.storage.session.get(key))[key] ?? {}).marks_unseen ?? [];
+    const deadline = Date.now() + 10000;
+    let now = await read();
+    while (JSON.stringify(now) !== JSON.stringify(want) && Date.now() < deadline) {
+        await new Promise((resolve) => {
+            const seen = () => {
+                chrome.storage.onChanged.removeListener(seen);
+                resolve(null);
+            };
+            chrome.storage.onChanged.addListener(seen);
+            setTimeout(seen, 250);  // a change between the read and the listener is not missed
+        });
+        now = await read();
+    }
+    return now;
+}"""
+# How many pixels of a screenshot have the "filled" ring's green (#15803d).
+_GREEN_PIXELS = """async (png) => {
+    const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([bytes], {type: "image/png"}));
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const ctx = canvas.getContext("2d");
+    ctx.drawImage(bitmap, 0, 0);
+    const data = ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+        const near = (k, v) => Math.abs(data[i + k] - v) < 12;
+        if (near(0, 21) && near(1, 128) && near(2, 61)) n += 1;
+    }
+    return n;
+}"""
+# The values as Relay's own world sees them: the page's throwing getter is its own.
+_NATIVE_VALUES = """() => {
+    const get = (proto) => Object.getOwnPropertyDescriptor(proto, "value").get;
+    const out = {};
+    for (const el of document.querySelectorAll("input, textarea, select")) {
+        const proto = el instanceof HTMLSelectElement ? HTMLSelectElement.prototype
+            : el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
+            : HTMLInputElement.prototype;
+        out[el.id] = get(proto).call(el);
+    }
+    out.city = window.__deepCity();
+    return out;
+}"""
+
+
+def _obeys_the_injection(body: dict[str, Any]) -> Reply:
+    """A model that does what the page's text asks: every answer the injected word, sure of it."""
+    return Reply({"fields": {
+        qid: {"answer": INJECTED, "facts": [], "quotes": [], "confidence": 0.99}
+        for qid in question_ids(body)
+    }})
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory: pytest.TempPathFactory, chromium: str,
+            llm_server_session: LlmServer) -> Iterator[tuple[RelayBrowser, StaticServer]]:
+    llm_server_session.reset(_obeys_the_injection)
+    home = tmp_path_factory.mktemp("relay-home-hostile-pages")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("RELAY_LLM_API_BASE", llm_server_session.base_url)
+        env.setenv("RELAY_LLM_API_KEY", "sk-test-not-a-real-key")
+        env.setenv("RELAY_MODEL_FAST", "openai/fast-model")
+        env.setenv("RELAY_MODEL_GENERAL", "openai/general-model")
+        env.setenv("RELAY_MODEL_HEAVY", "")
+        with StaticServer(FIXTURES) as server, relay_browser(SAMPLE_PROFILE, home=home) as browser:
+            yield browser, server
+
+
+def _extension_paths() -> list[str]:
+    root = extension_dir()
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+
+
+def _web_accessible(path: str) -> bool:
+    # Still in the manifest: the content modules' import() needs them (docs/security.md).
+    manifest = json.loads((extension_dir() / "manifest.json").read_text(encoding="utf-8"))
+    entries = manifest.get("web_accessible_resources", [])
+    globs = [g for entry in entries for g in entry["resources"]]
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    return path.endswith(".js") and any(g == f"{folder}/*.js" for g in globs)
+
+
+def test_a_page_sees_nothing_of_relay_before_the_fill_and_cannot_hide_its_marks(
+    session: tuple[RelayBrowser, StaticServer],
+) -> None:
+    browser, server = session
+    page = browser.open(server.url(DETECTOR))
+    try:
+        page.wait_for_load_state("networkidle")
+        assert len(page.frames) == 2
+        # Before any Fill: no content script in any frame, nothing in the page's world or DOM.
+        assert set(browser.worker.evaluate(_FRAMES_ANSWERING, page.url).values()) == {False}
+        assert page.evaluate("() => window.__probe()") == {"globals": [], "elements": 0}
+        base = browser.worker.evaluate("() => chrome.runtime.getURL('')")
+        paths = _extension_paths()
+        fetched = page.evaluate("([b, p]) => window.__fetchable(b, p)", [base, paths])
+        assert [p for p in fetched if not _web_accessible(p)] == []
+
+        outcome = browser.fill(page)
+        assert outcome.report.ok, outcome.report.error
+        assert page.input_value("#first") == "Ada"
+        assert page.input_value("#email") == "ada.lovelace@example.com"
+        # The chat frame of another site never got Relay, nor the profile.
+        answering = browser.worker.evaluate(_FRAMES_ANSWERING, page.url)
+        assert answering == {page.url: True, page.frames[1].url: False}
+        assert page.frames[1].input_value("#chat-email") == ""
+        assert page.evaluate("() => window.__probe().globals") == []
+        assert outcome.report.page_submits == 0
+
+        # Every rule of the page's CSS aims at the marks; they are drawn all the same.
+        png = base64.b64encode(page.screenshot()).decode()
+        assert page.evaluate(_GREEN_PIXELS, png) > 50
+        assert browser.worker.evaluate(_MARKS_UNSEEN, [page.url, []]) == []
+        # A page script can still hide them: the side panel then says so.
+        page.evaluate("() => window.__hideMarksByScript()")
+        assert browser.worker.evaluate(_MARKS_UNSEEN, [page.url, ["0"]]) == ["0"]
+    finally:
+        page.close()
+
+
+def test_throwing_handlers_a_deep_shadow_field_and_an_obedient_model_change_nothing_they_ask(
+    session: tuple[RelayBrowser, StaticServer],
+) -> None:
+    browser, server = session
+    page = browser.open(server.url(STRESS))
+    try:
+        outcome = browser.fill(page, settle_guard=True)
+        assert outcome.report.ok, outcome.report.error
+        values = page.evaluate(_NATIVE_VALUES)
+        assert values["first"] == "Ada" and values["last"] == "Lovelace"
+        assert values["email"] == "ada.lovelace@example.com"  # the page's getter throws
+        assert values["city"] == "San Francisco"  # 50 shadow roots deep
+        assert page.evaluate("() => window.__thrown") > 0  # the handlers did throw
+        # The model was asked and did what the page's text told it; none of it reached the form.
+        assert outcome.report.llm.calls >= 1
+        assert [k for k, v in values.items() if INJECTED in str(v)] == []
+        assert values["why"] == "" and values["source"] in ("", "LinkedIn")
+        assert outcome.report.page_submits == 0 and outcome.report.navigations == 0
+    finally:
+        page.close()
