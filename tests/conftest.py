@@ -11,6 +11,9 @@ from bridge.protocol.errors import RelayError
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
+# Fixtures every module may name: the keychain's stand-in (`memory_keyring`).
+pytest_plugins = ["tests.keyring_standin"]
+
 SAMPLE_PROFILE = REPO / "demo" / "profile" / "sample.json"
 FIXTURES = REPO / "tests" / "fixtures"
 

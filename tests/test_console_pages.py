@@ -12,8 +12,6 @@ from typing import Any
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
-from keyring.errors import PasswordDeleteError
 
 from bridge.actions.registry import dispatch
 from bridge.forms import Action, FieldDecision, FileRef
@@ -21,39 +19,13 @@ from bridge.llm.config import KEYRING_SERVICE, load_config
 from bridge.protocol.envelopes import Request
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.runtime import Runtime
+from tests.keyring_standin import MemoryKeyring
 from tests.llm_server import LlmServer, Reply, llm_server, llm_server_session  # noqa: F401
 
 PROFILE = {
     "basics": {"name": "Ada Lovelace", "email": "ada@example.com"},
     "application": {},
 }
-
-
-class MemoryKeyring(KeyringBackend):
-    priority = 1
-
-    def __init__(self) -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
-        self.items: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.items.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.items[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        if self.items.pop((service, username), None) is None:
-            raise PasswordDeleteError(username)
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
 
 
 @pytest.fixture

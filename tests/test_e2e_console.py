@@ -314,6 +314,9 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     console.wait_for_selector("#site-list li:has-text('boards.greenhouse.io')")
     stored = console.evaluate("async () => (await chrome.storage.local.get('sites')).sites")
     assert stored == ["boards.greenhouse.io"]
+    # The sites where the person pressed Fill (new fields filled without a click only there).
+    origin = "/".join(server.url(FORM).split("/", 3)[:3])
+    console.wait_for_selector(f"#filled-list li:has-text('{origin}')")
     console.wait_for_selector("#encryption-note:not(:empty)")
     page_checked(console, "13-settings")
     refused = browser.open(server.url(FORM))  # 127.0.0.1 is not a listed site
@@ -323,4 +326,8 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     refused.close()
     console.locator("#site-list button").click()  # back to any site, for the tests that follow
     console.wait_for_selector("#site-list li.empty")
+    console.locator(f"#filled-list button[aria-label='Remove {origin}']").click()
+    console.wait_for_selector("#filled-list li.empty")
+    stored = console.evaluate("async () => (await chrome.storage.local.get('relay.sites'))")
+    assert origin not in stored.get("relay.sites", [])
     console.close()

@@ -7,47 +7,16 @@ import io
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
 from bridge.cli import key_cmd
 from bridge.llm.config import DEFAULT_MODELS, KEYRING_SERVICE, Tier, load_config
 from bridge.llm.pricing import price_for
 from bridge.llm.resume import resume_text
+from tests.keyring_standin import MemoryKeyring
 from tests.llm_server import sample_profile
-
-
-class MemoryKeyring(KeyringBackend):
-    priority = 1
-
-    def __init__(self) -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        from keyring.errors import PasswordDeleteError
-
-        if (service, username) not in self.store:
-            raise PasswordDeleteError(username)
-        del self.store[(service, username)]
-
-
-@pytest.fixture
-def memory_keyring() -> Any:
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
 
 
 def test_defaults_file_then_environment(tmp_path: Path) -> None:
@@ -98,10 +67,10 @@ def test_relay_key_set_and_delete(
     monkeypatch.setattr(sys, "stdin", io.StringIO("sk-typed\n"))
     args = parser.parse_args(["key", "set", "openrouter"])
     assert args.func(args) == 0
-    assert memory_keyring.store[(KEYRING_SERVICE, "openrouter")] == "sk-typed"
+    assert memory_keyring.items[(KEYRING_SERVICE, "openrouter")] == "sk-typed"
     args = parser.parse_args(["key", "delete", "openrouter"])
     assert args.func(args) == 0
-    assert memory_keyring.store == {}
+    assert memory_keyring.items == {}
 
 
 def test_relay_key_without_a_keyring_says_so(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,9 +11,7 @@ from typing import Any
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
 from keyring.backends import fail
-from keyring.errors import PasswordDeleteError
 
 from bridge.forms import (
     Action,
@@ -29,36 +27,10 @@ from bridge.profile import parse_profile
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.store import Store, crypto
 from bridge.store.db import DB_FILENAME
+from tests.keyring_standin import MemoryKeyring
 
 DRAFT = "Because the Analytical Engine weaves algebraic patterns"
 PAGE = "Confidential: the hiring team is building a difference engine"
-
-
-class MemoryKeyring(KeyringBackend):
-    priority = 1
-
-    def __init__(self) -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
-        self.items: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.items.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.items[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        if self.items.pop((service, username), None) is None:
-            raise PasswordDeleteError(username)
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
 
 
 @pytest.fixture

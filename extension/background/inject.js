@@ -11,10 +11,11 @@
 // console shows the list and lets the person remove a site.
 
 import { ATS_HOSTS } from "../shared/ats_hosts.js";
+import { FILLED_SITES_KEY } from "../shared/settings.js";
 import { RelayError } from "./native-port.js";
 
 const LOADER = "content/loader.js";
-export const SITES_KEY = "relay.sites";
+const SITES_KEY = FILLED_SITES_KEY;
 const MAX_SITES = 500;
 const PROBE_TIMEOUT_MS = 1_000;
 const ATS = ATS_HOSTS.map((h) => new RegExp(h));

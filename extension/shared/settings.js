@@ -4,6 +4,11 @@
 // every subdomain ("*.myworkdayjobs.com"), lower case, no scheme or path. Empty: any site where
 // the person presses Fill. Written by the console's Settings page; read by whatever injects
 // Relay into a page.
+//
+// FILLED_SITES_KEY: the origins the person has pressed Fill on (background/inject.js adds each);
+// what runs without a click ("fill new fields as they appear") runs only there. The Settings page
+// lists them and lets the person remove one.
+export const FILLED_SITES_KEY = "relay.sites";
 
 /** @typedef {{autoFillNewFields: boolean, sites: string[]}} Settings */
 

@@ -1,7 +1,8 @@
 // Settings: fill new fields as they appear (in options.js with the first run), which sites Relay
-// may run on (chrome.storage.local `sites`, see shared/settings.js), encryption at rest (bridge).
+// may run on (chrome.storage.local `sites`, see shared/settings.js), the sites where new fields
+// may be filled without a click (FILLED_SITES_KEY), encryption at rest (bridge).
 
-import { readSettings } from "../../shared/settings.js";
+import { FILLED_SITES_KEY, readSettings } from "../../shared/settings.js";
 import { ask } from "../bridge.js";
 import { el, reason, tell, when } from "../dom.js";
 
@@ -10,6 +11,8 @@ const siteInput = /** @type {HTMLInputElement} */ (el("input", { id: "site-new",
 const siteWhy = el("p", { class: "why", id: "site-new-why", "aria-live": "polite" });
 const siteList = el("ul", { class: "sites", id: "site-list" });
 const siteStatus = el("span", { class: "saved", role: "status", id: "sites-saved" });
+const filledList = el("ul", { class: "sites", id: "filled-list" });
+const filledStatus = el("span", { class: "saved", role: "status", id: "filled-saved" });
 const encryption = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", id: "encryption", "aria-describedby": "encryption-note" }));
 const encryptionNote = el("span", { class: "note", id: "encryption-note" });
 const encryptionStatus = el("span", { class: "saved", role: "status", id: "encryption-saved" });
@@ -22,6 +25,9 @@ body.append(
       el("label", { for: "site-new", text: "Add a site" }), siteInput,
       el("button", { type: "submit", text: "Add" }), siteStatus),
     siteWhy),
+  el("fieldset", { class: "setting" }, el("legend", { text: "Sites where you have pressed Fill" }),
+    el("p", { class: "note", text: "With “Fill new fields as they appear” on, Relay fills a new step without a click only on these sites. Remove a site to stop that there." }),
+    filledList, filledStatus),
   el("fieldset", { class: "setting" }, el("legend", { text: "Encryption at rest" }),
     el("label", { class: "toggle" }, encryption,
       el("span", {}, el("strong", { text: "Encrypt what Relay keeps on this computer" }), encryptionNote)),
@@ -70,6 +76,19 @@ async function addSite(event) {
   await setSites([...new Set([...sites, site])], `Added ${site}.`);
 }
 
+async function renderFilled() {
+  const stored = await chrome.storage.local.get(FILLED_SITES_KEY);
+  /** @type {string[]} */
+  const filled = Array.isArray(stored[FILLED_SITES_KEY]) ? stored[FILLED_SITES_KEY] : [];
+  filledList.replaceChildren(...filled.map((origin) => el("li", {}, el("span", { text: origin }),
+    el("button", { type: "button", text: "Remove", "aria-label": `Remove ${origin}`, onclick: async () => {
+      await chrome.storage.local.set({ [FILLED_SITES_KEY]: filled.filter((o) => o !== origin) });
+      await renderFilled();
+      tell(filledStatus, "ok", `Removed ${origin}.`);
+    } }))));
+  if (!filled.length) filledList.append(el("li", { class: "empty", text: "None yet." }));
+}
+
 async function renderEncryption() {
   try {
     const s = await ask("encryption.status");
@@ -96,5 +115,5 @@ encryption.addEventListener("change", async () => {
 });
 
 export async function show() {
-  await Promise.all([renderSites(), renderEncryption()]);
+  await Promise.all([renderSites(), renderFilled(), renderEncryption()]);
 }
