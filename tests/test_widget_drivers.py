@@ -326,7 +326,8 @@ def test_listbox_buttons(open_page: Any) -> None:
     )
     assert gender["driver"] == "workday-listbox"
     assert gender["described"]["widget"] == "listbox"
-    assert texts(gender["described"]) == ["Male", "Female", "Non-binary", "I do not wish to answer"]
+    assert texts(gender["described"]) == [
+        "Select One", "Male", "Female", "Non-binary", "I do not wish to answer"]
     assert gender["focus_kept"]
     assert statuses(gender) == ["applied", "refused"]
     assert gender["read"]["gender"] == "Female"
@@ -387,6 +388,22 @@ def test_listbox_buttons(open_page: Any) -> None:
     assert degree["read"]["degree"] == "Master's Degree"
     assert page.locator(".portal").count() == 0
     no_submit(degree)
+
+    # Undo's way back to empty, as a person would: the list's own empty row (Workday's "Select
+    # One", MUI's "None"), the pill's delete charm; a list with no empty row keeps its answer and
+    # says why in plain words.
+    cleared = {pick: page.evaluate(CLEAR, pick)
+               for pick in ("#personalInfoUS--gender", "#degree", "#source--source", "#state-toggle")}
+    for pick in ("#personalInfoUS--gender", "#degree", "#source--source"):
+        assert (cleared[pick]["result"]["status"], cleared[pick]["read"]) == ("applied", ""), pick
+    state_now = cleared["#state-toggle"]["state"]
+    assert (state_now["gender"], state_now["degree"], state_now["source"]) == ("", "", "")
+    kept = cleared["#state-toggle"]
+    assert (kept["result"]["status"], kept["read"], kept["state"]["state"]) == (
+        "refused", "Alaska", "Alaska")
+    assert "no empty choice" in kept["result"]["detail"]
+    assert page.locator(".portal").count() == 0
+    assert kept["submits"] == 0
 
 
 LISTBOX_STATES = """async () => {

@@ -56,11 +56,15 @@ export async function undo(entry) {
  */
 export async function undoMany(entries) {
   const work = entries.map((entry) => ({ entry, saved: before.get(entry.el) }));
+  /** @type {Map<Element, string>} why a widget's driver could not empty it, in its words */
+  const refusals = new Map();
   for (const { entry, saved } of work) {
     if (!saved) continue;
     await asRelay([entry.el, ...entry.members, ...saved.controls.map((c) => c.el)], async () => {
-      if (entry.driver && BY_DRIVER.has(entry.driver.name)) await throughDriver(entry, saved.shown);
-      else for (const state of saved.controls) restore(state);
+      if (entry.driver && BY_DRIVER.has(entry.driver.name)) {
+        const why = await throughDriver(entry, saved.shown);
+        if (why) refusals.set(entry.el, why);
+      } else for (const state of saved.controls) restore(state);
       await nextTask(); // the page's re-render, inside the window where its events are Relay's
     });
   }
@@ -71,7 +75,7 @@ export async function undoMany(entries) {
     if (value !== saved.shown) {
       const detail = entry.widget === "radio_group" && !saved.shown
         ? "Nothing was chosen here before Relay, and this page keeps its own record of the choice, which it would not let Relay take back. Choose the answer you want, or reload the page to start again."
-        : "The page would not let Relay put this back as it was; please change it yourself.";
+        : refusals.get(entry.el) ?? "The page would not let Relay put this back as it was; please change it yourself.";
       return { ok: false, value, detail };
     }
     before.delete(entry.el);
@@ -81,22 +85,28 @@ export async function undoMany(entries) {
 }
 
 /**
- * Puts a script-held widget back through its driver: its choice taken away, then the prior one
- * chosen again (Relay fills empty fields, so there is rarely one). The check after the undo
- * reports a widget that would not let go.
+ * Puts a script-held widget back through its driver: its choice taken away (the list's empty
+ * row, a pill's ×, the clear button), then the prior one chosen again (Relay fills empty fields,
+ * so there is rarely one). The check after the undo reports a widget that would not let go.
  * @param {Entry} entry @param {string} shown what it showed before Relay
+ * @returns {Promise<string>} why the driver could not empty it ("" when it could, or need not)
  */
 async function throughDriver(entry, shown) {
   const driver = /** @type {import("./drivers/util.js").Driver} */ (entry.driver);
+  let why = "";
   try {
-    if (driver.read(entry.el) === shown) return;
-    if (driver.clear) await driver.clear(entry.el);
+    if (driver.read(entry.el) === shown) return "";
+    if (driver.clear) {
+      const cleared = await driver.clear(entry.el);
+      if (cleared.status !== "applied") why = cleared.detail;
+    }
     if (shown && driver.read(entry.el) !== shown) {
       await driver.apply(entry.el, { action: "choose", value: shown });
     }
   } catch {
     // A widget that throws is reported by the check after the undo, like one that will not let go.
   }
+  return why;
 }
 
 /** @param {Entry} entry @returns {Element[]} */

@@ -27,6 +27,19 @@ export function isPlaceholder(text) {
   return !t || PLACEHOLDER.test(t);
 }
 
+/**
+ * The list's own "nothing chosen" row, if it has one: an empty value (MUI's "None") or a prompt
+ * ("Select One", "–Select–"). Undo chooses it to take an answer back.
+ * @param {{value: string, text: string, el: Element}[]} options
+ */
+export function emptyChoice(options) {
+  return options.find((o) => o.value === "" || isPlaceholder(o.text)) ?? null;
+}
+
+/** Why undo cannot empty a list that has no such row, in the person's words. */
+export const NO_EMPTY_CHOICE = "This list has no empty choice, so Relay cannot take its answer back. "
+  + "Choose the answer you want, or reload the page to start again.";
+
 /** A suggestion list rendered right next to a plain input (Lever's location dropdown). */
 export const SIBLING_LIST = ".dropdown-container, [class*=dropdown-results], [class*=autocomplete-items], "
   + "[class*=suggestions]";

@@ -1,7 +1,9 @@
 // Select buttons of component libraries (Fabric on BambooHR, MUI Select, other role=button /
 // role=combobox elements with aria-haspopup): the button shows the choice, the options open in a
 // portal as role=option / role=menuitem, and a click on one commits it.
-import { closePopup, isPlaceholder, listedOptions, openPopup, popupOptions } from "./popup_list.js";
+import {
+  closePopup, emptyChoice, isPlaceholder, listedOptions, NO_EMPTY_CHOICE, openPopup, popupOptions,
+} from "./popup_list.js";
 import {
   fold, isLocked, isPlaceholderOption, isPromptText, isVisible, keepFocus, matchOption, norm, outcome, press, settle, textOf,
   waitFor, wantedOf,
@@ -165,5 +167,25 @@ export const popupSelect = {
       await closePopup(trigger);
       restore();
     }
+  },
+  /** Takes the choice back as a person would: the list's own empty row, where it has one. */
+  async clear(el) {
+    const trigger = triggerOf(el);
+    if (!trigger || !trigger.isConnected) return outcome("not_found", "select button is gone");
+    if (!shown(trigger)) return outcome("applied", "already empty", "");
+    const restore = keepFocus(trigger);
+    try {
+      const popup = await openPopup(trigger);
+      const empty = popup ? emptyChoice(popupOptions(popup)) : null;
+      if (!empty) return outcome("refused", NO_EMPTY_CHOICE, shown(trigger));
+      press(empty.el);
+      await waitFor(() => shown(trigger) === "", 800);
+      await settle();
+    } finally {
+      await closePopup(trigger);
+      restore();
+    }
+    const after = shown(trigger);
+    return after ? outcome("refused", NO_EMPTY_CHOICE, after) : outcome("applied", "cleared", "");
   },
 };

@@ -240,7 +240,11 @@ export const reactSelect = {
     return outcome("applied", `chose ${picked.map((p) => JSON.stringify(norm(p))).join(", ")}`,
       after.join(", "));
   },
-  /** Takes every chosen value away as a person would: the clear button, else Backspace per chip. */
+  /**
+   * Takes every chosen value away as a person would: the clear button, else Backspace per chip.
+   * A single select without a clear button cannot be emptied: react-select's Backspace clears
+   * a single value only when the select is clearable.
+   */
   async clear(el) {
     const control = controlOf(el);
     const input = control ? inputOf(control) : null;
@@ -256,6 +260,7 @@ export const reactSelect = {
     leave(input);
     await settle();
     const after = chosen(control).join(", ");
-    return after ? outcome("refused", "this list keeps its choice", after) : outcome("applied", "cleared", "");
+    return after ? outcome("refused", "This list cannot be emptied once an answer is chosen. "
+      + "Choose the answer you want, or reload the page to start again.", after) : outcome("applied", "cleared", "");
   },
 };

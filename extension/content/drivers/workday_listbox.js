@@ -5,7 +5,9 @@
 // before any item shows, the rows that say they open a list); a category's items may load late,
 // and the search box searches on Enter.
 import { setTextLikeAPerson } from "../typing.js";
-import { closePopup, isPlaceholder, openPopup, popupOf, popupOptions } from "./popup_list.js";
+import {
+  closePopup, emptyChoice, isPlaceholder, NO_EMPTY_CHOICE, openPopup, popupOf, popupOptions,
+} from "./popup_list.js";
 import {
   fold, isLocked, isPromptText, isVisible, keepFocus, keyPress, matchOption, norm, outcome, press, settle, textOf,
   waitFor, wantedOf,
@@ -256,5 +258,43 @@ export const workdayListbox = {
     const missing = done.filter((d) => !after.split(", ").some((a) => fold(a).startsWith(fold(d))));
     if (missing.length) return outcome("refused", `did not stick: ${missing.join(", ")}`, after);
     return outcome("applied", `chose ${done.map((d) => JSON.stringify(d)).join(", ")}`, after);
+  },
+  /**
+   * Takes the choice back as a person would: a prompt's pills through their delete charms, a
+   * button's through the list's "Select One" row.
+   */
+  async clear(el) {
+    const trigger = triggerOf(el);
+    if (!trigger || !trigger.isConnected) return outcome("not_found", "listbox is gone");
+    if (!shown(trigger)) return outcome("applied", "already empty", "");
+    if (isPrompt(trigger)) {
+      for (let left = pillsOf(trigger).length; left > 0; left -= 1) {
+        const charm = pillBox(trigger)?.querySelector(
+          "[data-automation-id=selectedItem] [data-automation-id=DELETE_charm]");
+        if (!charm) break;
+        const before = pillsOf(trigger).length;
+        press(charm);
+        if (!(await waitFor(() => pillsOf(trigger).length < before, 600))) break;
+      }
+    } else {
+      const restore = keepFocus(trigger);
+      try {
+        const popup = await openPopup(trigger);
+        const empty = popup ? emptyChoice(popupOptions(popup)) : null;
+        if (empty) {
+          press(empty.el);
+          await waitFor(() => shown(trigger) === "", 800);
+        }
+      } finally {
+        await closePopup(trigger);
+        restore();
+      }
+    }
+    await settle();
+    const after = shown(trigger);
+    if (!after) return outcome("applied", "cleared", "");
+    return outcome("refused", isPrompt(trigger)
+      ? "This list kept its answer when Relay removed it. Remove it with its ×, or choose the answer you want."
+      : NO_EMPTY_CHOICE, after);
   },
 };
