@@ -352,7 +352,7 @@ def test_undo_edit_in_place_and_undo_all_restore_react_state_exactly(scene: Scen
     page, panel = scene.page, scene.panel
     after = page.evaluate(_READ)
     changed = {k for k, v in after["dom"].items() if v != scene.before["dom"][k]} - {"why"}
-    assert {"first", "last", "email", "pronouns"} <= changed, after  # Relay filled these
+    assert {"first", "last", "email", "pronouns", "state"} <= changed, after  # Relay filled these
 
     # Undo one field from its row: back to exactly what was there, in the DOM and in React.
     first = _field_id(scene, "First name")
@@ -378,8 +378,9 @@ def test_undo_edit_in_place_and_undo_all_restore_react_state_exactly(scene: Scen
 
     # Undo the whole fill: every field Relay (or the panel) changed is as it was before the Fill,
     # React's state included, the radio group where nothing was chosen too (no person's click
-    # can un-choose it) and the react-select (through its driver, as a person would); what the
-    # person typed in the page stays theirs.
+    # can un-choose it), the react-select and the Workday-style listbox (through their drivers,
+    # as a person would: the clear button, the list's "Select One" row); what the person typed in
+    # the page stays theirs.
     relocate = _field_id(scene, "Are you willing to relocate?")
     assert page.evaluate("() => window.__state.relocate") == "Yes"  # Relay chose it
     panel.get_by_role("button", name="Undo the whole fill").click()
