@@ -392,9 +392,9 @@ def test_listbox_buttons(open_page: Any) -> None:
     # Undo's way back to empty, as a person would: the list's own empty row (Workday's "Select
     # One", MUI's "None"), the pill's delete charm; a list with no empty row keeps its answer and
     # says why in plain words.
-    cleared = {pick: page.evaluate(CLEAR, pick)
-               for pick in ("#personalInfoUS--gender", "#degree", "#source--source", "#state-toggle")}
-    for pick in ("#personalInfoUS--gender", "#degree", "#source--source"):
+    emptied = ("#personalInfoUS--gender", "#degree", "#source--source")
+    cleared = {pick: page.evaluate(CLEAR, pick) for pick in (*emptied, "#state-toggle")}
+    for pick in emptied:
         assert (cleared[pick]["result"]["status"], cleared[pick]["read"]) == ("applied", ""), pick
     state_now = cleared["#state-toggle"]["state"]
     assert (state_now["gender"], state_now["degree"], state_now["source"]) == ("", "", "")
