@@ -63,6 +63,21 @@ CLEAR = """async (pick) => {
 }"""
 
 
+# Undo (content/undo.js) of one widget Relay filled: its state remembered, the decision applied,
+# then put back through its driver.
+UNDO = """async ([pick, decision]) => {
+  const undo = await import("/extension/content/undo.js");
+  const el = document.querySelector(pick);
+  const driver = window.__drivers.findDriver(el);
+  const entry = { el, kind: "driver", driver, members: [], widget: "listbox" };
+  undo.rememberBefore(entry);
+  const applied = await driver.apply(el, decision);
+  const [undone] = await undo.undoMany([entry]);
+  return { applied: applied.status, undone, state: window.__fixture.read(),
+           submits: window.__fixtureSubmits };
+}"""
+
+
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
     """The repository root over loopback HTTP: fixtures and extension/ share one origin."""
@@ -404,6 +419,16 @@ def test_listbox_buttons(open_page: Any) -> None:
     assert "no empty choice" in kept["result"]["detail"]
     assert page.locator(".portal").count() == 0
     assert kept["submits"] == 0
+
+    # Undo uses it: back to empty, or flagged with the driver's plain reason.
+    fresh = open_page("tests/fixtures/widgets/listbox.html")
+    back = fresh.evaluate(UNDO, ["#personalInfoUS--gender", {"action": "choose", "value": "Male"}])
+    assert back["applied"] == "applied" and back["undone"]["ok"], back
+    assert back["state"]["gender"] == "" and back["undone"]["value"] == ""
+    flagged = fresh.evaluate(UNDO, ["#state-toggle", {"action": "choose", "value": "Arizona"}])
+    assert flagged["applied"] == "applied" and not flagged["undone"]["ok"], flagged
+    assert flagged["undone"]["detail"].startswith("This list has no empty choice"), flagged
+    assert back["submits"] == flagged["submits"] == 0
 
 
 LISTBOX_STATES = """async () => {
