@@ -613,9 +613,13 @@ def test_model_answers_stream_in_after_the_rules_and_survive_a_bridge_kill(
         # The fields waiting for the model say so, in the page and in the side panel.
         wait_until(lambda: _state(relay, tab_id)["marks"].get("asking") == 3, 20,
                    "the asking marks", page)
-        review = relay.worker.evaluate("(id) => relayReview.read(id)", tab_id)
-        waiting = [r for r in review["rows"] if "asking the model" in r["why"]]
-        assert len(waiting) == 3, review["rows"]
+        # The side panel gets its rows once the rules' values and later rounds are applied.
+        def asking_rows() -> list[dict[str, Any]]:
+            review = relay.worker.evaluate("(id) => relayReview.read(id)", tab_id)
+            return [r for r in review["rows"] if "asking the model" in r["why"]]
+
+        waiting = wait_until(asking_rows, 20, "the side panel's rows asking the model", page)
+        assert len(waiting) == 3, waiting
         assert page.input_value("#broker") == ""
         page.fill("#lang", "Go")  # the person answers one themselves meanwhile
         pid = relay.bridge_pid()
