@@ -253,6 +253,7 @@ def test_a_configured_model_adds_checked_facts_and_invented_ones_are_refused(
     other = {"file_name": "grace.docx", "data_b64": base64.b64encode(path.read_bytes()).decode()}
     _model_reads(llm_server, "I read it: Grace is great. {not json")
     broken = call(runtime, "profile.extract", other)
+    assert len(llm_server.requests) == 1  # one try: the person is waiting
     assert broken["facts"] and all(f["found_by"] == "rules" for f in broken["facts"])
     assert {f["path"]: f["value"] for f in broken["facts"]}["work.0.name"] == "Navy"
     assert any("only the details found by rules" in w for w in broken["warnings"])

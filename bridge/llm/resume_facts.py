@@ -172,9 +172,10 @@ def read_with_model(
 ) -> ModelReading:
     """Facts the model found that the rules did not, each one checked against the text."""
     run_id = f"extract-{uuid.uuid4().hex[:12]}"
-    config = config.model_copy(
-        update={"max_output_tokens": max(config.max_output_tokens, MAX_OUTPUT_TOKENS)}
-    )
+    # One try: the person is waiting in the console, whose request gives up after a minute.
+    config = config.model_copy(update={
+        "max_output_tokens": max(config.max_output_tokens, MAX_OUTPUT_TOKENS), "retries": 0,
+    })
     caller = Caller(config=config, ledger=ledger, run_id=run_id)
     messages = [
         {"role": "system", "content": SYSTEM},
