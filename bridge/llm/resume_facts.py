@@ -147,7 +147,8 @@ def _value_in(value: str, quote: str, kind: str) -> bool:
         return len(digits) >= 6 and digits in re.sub(r"\D", "", quote)
     if kind == "url":
         value = re.sub(r"^(?:https?://)?(?:www\.)?", "", value).rstrip("/")
-    return bool(value) and value in quote
+    # Whole words only: a one-letter "skill" is not carried by any line that has the letter.
+    return bool(re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", quote))
 
 
 def check(proposed: ProposedFact, text: str) -> Fact | str:
@@ -184,7 +185,9 @@ def read_with_model(
     reading = ModelReading()
     reply = caller.ask(Tier.GENERAL, PURPOSE, messages, FORMAT)
     if reply is None:
-        why = caller.stopped or "; ".join(caller.problems) or "no answer"
+        last = caller.calls[-1].error if caller.calls else ""
+        why = caller.stopped or {"malformed JSON": "its answer was broken"}.get(last, last)
+        why = why or "no answer"
         reading.warnings.append(f"The model could not read this resume ({why}): "
                                 "only the details found by rules are shown.")
         return reading
