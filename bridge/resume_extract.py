@@ -39,6 +39,7 @@ _HEADINGS = {
     "professional experience": "work", "education": "education", "skills": "skills",
     "technical skills": "skills", "links": "links", "contact": "contact",
 }
+FactKind = Literal["text", "email", "phone", "url", "partial_date"]
 _NETWORKS = {"linkedin.com": "LinkedIn", "github.com": "GitHub", "gitlab.com": "GitLab"}
 
 
@@ -47,7 +48,8 @@ class Fact(BaseModel):
     label: str  # what it is, in words
     value: str
     source: str  # the resume line it was read from
-    kind: Literal["text", "email", "phone", "url", "partial_date"] = "text"
+    kind: FactKind = "text"
+    found_by: Literal["rules", "model"] = "rules"  # shown in the console's confirm step
 
 
 def extract_text(file_name: str, data: bytes) -> str:

@@ -16,6 +16,7 @@ from bridge.protocol.envelopes import Request
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.runtime import Runtime
 from tests.conftest import REPO, SHARED
+from tests.llm_server import LlmServer, Reply, llm_server, llm_server_session  # noqa: F401
 
 LEGACY = REPO / "tests" / "data" / "console" / "legacy-v0.json"
 RESUME_PDF = SHARED / "profiles" / "ada-lovelace-resume.pdf"
@@ -185,3 +186,78 @@ def test_status_is_not_ready_with_an_invalid_email_and_names_the_model(
     assert model["ok"] is True
     call(runtime, "profile.update", {"patch": {"basics": {"email": "ada@example.com"}}})
     assert call(runtime, "status")["ready"] is True
+
+
+def _model_reads(server: LlmServer, facts: list[dict[str, str]] | str) -> None:
+    content = facts if isinstance(facts, str) else {"fields": {"facts": facts}}
+    server.reset(lambda body: Reply(content, tokens_in=900, tokens_out=300))
+
+
+def test_a_configured_model_adds_checked_facts_and_invented_ones_are_refused(
+    runtime: Runtime, llm_server: LlmServer, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("RELAY_LLM_API_BASE", llm_server.base_url)
+    data = base64.b64encode(RESUME_PDF.read_bytes()).decode()
+    payload = {"file_name": RESUME_PDF.name, "data_b64": data}
+    kafka = "- Built the Kafka ingestion pipeline for 40 TB of daily event data"
+    _model_reads(llm_server, [
+        {"path": "skills.0.keywords.0", "value": "Kafka", "quote": kafka},
+        {"path": "basics.name", "value": "Ada Quinn Lovelace", "quote": "Ada Quinn Lovelace"},
+        # Invented: a skill the cited line does not carry, and an employer on no line at all.
+        {"path": "skills.0.keywords.1", "value": "Rust", "quote": kafka},
+        {"path": "work.2.name", "value": "Babbage Ltd", "quote": "Babbage Ltd (2015-2017)"},
+        {"path": "basics.password", "value": "Ada", "quote": "Ada Quinn Lovelace"},
+    ])
+    result = call(runtime, "profile.extract", payload)
+    # The request carried the resume text and nothing else about the person.
+    (request,) = llm_server.requests
+    assert [m["role"] for m in request["messages"]] == ["system", "user"]
+    assert request["messages"][1]["content"].startswith("Ada Quinn Lovelace")
+    by_path = {f["path"]: f for f in result["facts"]}
+    assert by_path["skills.0.keywords.0"]["value"] == "Kafka"
+    assert by_path["skills.0.keywords.0"]["found_by"] == "model"
+    assert by_path["skills.0.keywords.0"]["source"] == kafka
+    assert by_path["basics.name"]["found_by"] == "rules"  # the rules' fact is kept, not doubled
+    assert [f["path"] for f in result["facts"]].count("basics.name") == 1
+    assert "skills.0.keywords.1" not in by_path and "work.2.name" not in by_path
+    shown = json.dumps(result["facts"])
+    assert "Rust" not in shown and "Babbage" not in shown
+    reasons = {r["path"]: r["reason"] for r in result["refused"]}
+    assert reasons == {
+        "skills.0.keywords.1": "the resume line it cites does not say this",
+        "work.2.name": "the line it cites is not in the resume",
+        "basics.password": "not a resume detail Relay reads",
+    }
+    assert any("left out" in w for w in result["warnings"])
+    assert call(runtime, "profiles.list")["profiles"] == []  # nothing stored until confirmed
+    store = runtime.store()
+    (audited_call,) = [e for e in store.audit_entries() if e["action"] == "model.call"]
+    assert audited_call["payload"]["purpose"] == "resume.extract"
+    assert (audited_call["tokens_in"], audited_call["tokens_out"]) == (900, 300)
+    assert float(audited_call["cost_cents"]) > 0
+    audited = {e["action"]: e["payload"] for e in store.audit_entries()}
+    assert audited["llm.refused"]["refused"][0] == {
+        "key": "skills.0.keywords.1", "what": "the resume line it cites does not say this"}
+    assert "Rust" not in json.dumps(audited)
+
+    # A broken answer (another resume: the same one would be answered from the cache).
+    import docx
+
+    document = docx.Document()
+    for line in ["Grace Hopper", "grace@example.org", "Experience",
+                 "Navy - Rear Admiral (Jan 1967 - Aug 1986)"]:
+        document.add_paragraph(line)
+    path = tmp_path / "grace.docx"
+    document.save(str(path))
+    other = {"file_name": "grace.docx", "data_b64": base64.b64encode(path.read_bytes()).decode()}
+    _model_reads(llm_server, "I read it: Grace is great. {not json")
+    broken = call(runtime, "profile.extract", other)
+    assert len(llm_server.requests) == 1  # one try: the person is waiting
+    assert broken["facts"] and all(f["found_by"] == "rules" for f in broken["facts"])
+    assert {f["path"]: f["value"] for f in broken["facts"]}["work.0.name"] == "Navy"
+    assert any("only the details found by rules" in w for w in broken["warnings"])
+    _model_reads(llm_server, json.dumps({"fields": {"facts": [{"path": "basics.name"}]}}))
+    wrong_shape = call(runtime, "profile.extract", other)
+    assert any("not in the expected form" in w for w in wrong_shape["warnings"])
+    assert wrong_shape["facts"] == broken["facts"]

@@ -93,6 +93,8 @@ def test_first_run_resume_to_fill_then_an_edit_is_used(
     assert rows.count() >= 10
     email = console.locator("#facts-rows tr[data-path='basics.email'] input:not([type])")
     assert email.input_value() == "ada.lovelace@example.com"
+    found_by = console.locator("#facts-rows tr[data-path='basics.email'] .found-by")
+    assert found_by.inner_text() == "Read by Relay's rules"  # no model set up here
     shot(console, "2-confirm-facts")
     assert ask(console, "profiles.list")["profiles"] == []  # nothing is stored unconfirmed
     # The person unticks one fact: it must not be saved.

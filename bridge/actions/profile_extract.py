@@ -1,11 +1,12 @@
 """`profile.extract`: facts read from a PDF or DOCX resume, for the person to confirm or fix.
-Nothing is stored: the confirmed facts come back as a `profile.import`."""
+Rules first; with a model set up, one guarded model call adds what the rules missed. Nothing is
+stored: the confirmed facts come back as a `profile.import`."""
 
 from __future__ import annotations
 
 import base64
 import binascii
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -14,6 +15,10 @@ from bridge.actions.validate import validate_payload
 from bridge.protocol.envelopes import Request
 from bridge.protocol.errors import ErrorCode, RelayError
 from bridge.runtime import Runtime
+
+if TYPE_CHECKING:
+    from bridge.llm.resume_facts import ModelReading
+    from bridge.resume_extract import Fact
 
 
 class ExtractRequest(BaseModel):
@@ -39,7 +44,14 @@ def handle(runtime: Runtime, payload: ExtractRequest, request: Request) -> dict[
         raise RelayError(ErrorCode.BAD_PAYLOAD, "data_b64: not base64") from exc
     text = extract_text(payload.file_name, data)
     facts = extract_facts(text)
-    warnings = []
+    warnings: list[str] = []
+    refused: list[dict[str, str]] = []
+    if text.strip():
+        reading = _read_with_model(runtime, text, facts)
+        if reading is not None:
+            facts += reading.facts
+            refused = [r.model_dump() for r in reading.refused]
+            warnings += reading.warnings
     if not text.strip():
         warnings.append(
             "No text could be read from this file (a scanned image?): fill in the form."
@@ -48,6 +60,21 @@ def handle(runtime: Runtime, payload: ExtractRequest, request: Request) -> dict[
         warnings.append("Relay found no details it could read by its rules: fill in the form.")
     return {
         "facts": [fact.model_dump() for fact in facts],
+        "refused": refused,
         "text_chars": len(text),
         "warnings": warnings,
     }
+
+
+def _read_with_model(runtime: Runtime, text: str, facts: list[Fact]) -> ModelReading | None:
+    """The model's checked facts, or None when no model is set up."""
+    from bridge import config_file
+    from bridge.llm import CachedAnswer, load_config
+    from bridge.llm.resume_facts import read_with_model
+    from bridge.store.llm_ledger import StoreLlmLedger
+
+    config = load_config(path=config_file.config_path(runtime.home))
+    if not config.enabled:
+        return None
+    ledger = StoreLlmLedger(runtime.store(), CachedAnswer)
+    return read_with_model(text, facts, config=config, ledger=ledger)

@@ -161,12 +161,17 @@ async function extractResume(/** @type {File} */ file) {
     }
     pendingResume = { file, data_b64 };
     showFacts(file.name, result.facts);
+    // E.g. details the model proposed that the resume does not say, left out with the reason.
+    if (result.warnings.length) {
+      say("bad", result.warnings.join(" "), (result.refused ?? []).map(
+        (/** @type {{value: string, reason: string}} */ r) => `“${r.value}”: ${r.reason}`));
+    }
   } catch (err) {
     say("bad", `Could not read ${file.name}: ${reason(err)}`);
   }
 }
 
-/** @param {string} fileName @param {Array<{path: string, label: string, value: string, source: string, kind: string}>} facts */
+/** @param {string} fileName @param {Array<{path: string, label: string, value: string, source: string, kind: string, found_by?: string}>} facts */
 function showFacts(fileName, facts) {
   $("facts-file").textContent = fileName;
   const rows = $("facts-rows");
@@ -187,6 +192,12 @@ function showFacts(fileName, facts) {
     const keep = /** @type {HTMLInputElement} */ (tr.querySelector(`#keep-${i}`));
     keep.setAttribute("aria-label", `Keep ${fact.label}`);
     /** @type {HTMLElement} */ (tr.querySelector("label")).textContent = fact.label;
+    // Who found it, so the person checks a model's reading with more care than a rule's.
+    const foundBy = Object.assign(document.createElement("p"), {
+      className: "found-by",
+      textContent: fact.found_by === "model" ? "Read by the model: check it" : "Read by Relay's rules",
+    });
+    /** @type {HTMLElement} */ (tr.querySelector("label")).after(foundBy);
     const input = /** @type {HTMLInputElement} */ (tr.querySelector(`#fact-${i}`));
     input.value = fact.value;
     if (["email", "phone", "partial_date"].includes(fact.kind)) input.dataset.check = fact.kind;
