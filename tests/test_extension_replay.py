@@ -134,6 +134,10 @@ def relay(
     # Another wording: the model's cached answer to the first one does not apply.
     again = STREAM_FORM.replace("have you run in production", "do you know best")
     (root / "stream-again.html").write_text(again, encoding="utf-8")
+    # And a third, for the worker stopped mid-Fill: no cached answer fills a field at once.
+    third = STREAM_FORM.replace("have you run in production", "did you operate last").replace(
+        "write most of your backend code in", "use for most backend work")
+    (root / "stream-stop.html").write_text(third, encoding="utf-8")
     (root / "other.html").write_text("<p>somewhere else</p>", encoding="utf-8")
     (root / "resume.html").write_text(RESUME_FORM, encoding="utf-8")
     scratch = tmp_path_factory.mktemp("replay-browser")
@@ -722,7 +726,7 @@ def test_service_worker_stopped_mid_fill_replays_the_rest_once(
     still thinking): after it starts again, the unacknowledged deliveries replay once, the fields
     applied already are not written again, and the model's answers land once."""
     server = llm_server_session
-    page, tab_id = open_form(relay, "stream.html")
+    page, tab_id = open_form(relay, "stream-stop.html")
     cdp = relay.context.new_cdp_session(page)
     status: list[str] = []
     cdp.on(
@@ -742,6 +746,8 @@ def test_service_worker_stopped_mid_fill_replays_the_rest_once(
 
         cdp.send("ServiceWorker.stopAllWorkers")
         wait_until(lambda: status and status[-1] == "stopped", 10, "the worker to stop", page)
+        # Its bridge, still waiting for the model, exits with the port rather than linger.
+        wait_until(lambda: not _alive(pid), 10, "the bridge to exit with the port", page)
         assert page.evaluate("window.__inputs") == {
             "fn": 1, "em": 1, "broker": 0, "lang": 0, "revenue": 0}
 
