@@ -134,6 +134,10 @@ def relay(
     # Another wording: the model's cached answer to the first one does not apply.
     again = STREAM_FORM.replace("have you run in production", "do you know best")
     (root / "stream-again.html").write_text(again, encoding="utf-8")
+    # And a third, for the worker stopped mid-Fill: no cached answer fills a field at once.
+    third = STREAM_FORM.replace("have you run in production", "did you operate last").replace(
+        "write most of your backend code in", "use for most backend work")
+    (root / "stream-stop.html").write_text(third, encoding="utf-8")
     (root / "other.html").write_text("<p>somewhere else</p>", encoding="utf-8")
     (root / "resume.html").write_text(RESUME_FORM, encoding="utf-8")
     scratch = tmp_path_factory.mktemp("replay-browser")
@@ -653,4 +657,127 @@ def test_model_answers_stream_in_after_the_rules_and_survive_a_bridge_kill(
         finally:
             fresh.close()
     finally:
+        page.close()
+
+
+def test_port_drop_during_a_plan_ends_the_fill_plainly_and_the_next_fill_works(
+    relay: Relay,
+) -> None:
+    """The bridge dies while a Fill waits for its plan: the bridge had stored the run, the reply
+    never reached the worker. The Fill ends with a plain error, the bridge's replay of that run
+    changes nothing on the page, and the next Fill fills each field once."""
+    page, tab_id = open_form(relay)
+    try:
+        relay.warm_bridge(page)
+        # Hold back the plan's reply as if it were still on the wire; the bridge has answered.
+        relay.worker.evaluate(
+            """() => {
+                const receive = relayPort._receive.bind(relayPort);
+                relayPort.__receive = receive;
+                globalThis.__heldPlan = null;
+                relayPort._receive = (message) => {
+                    const pending = relayPort._pending.get(message?.id);
+                    if (pending?.type === "fill.plan" && !globalThis.__heldPlan) {
+                        globalThis.__heldPlan = message;
+                        return;
+                    }
+                    receive(message);
+                };
+            }"""
+        )
+        relay.worker.evaluate("(id) => { globalThis.__filling = relayFill(id); }", tab_id)
+        held = wait_until(
+            lambda: relay.worker.evaluate("() => globalThis.__heldPlan"), 20, "the plan's reply"
+        )
+        run_id = held["result"]["run_id"]
+        assert pending_at_bridge(relay, run_id) == [1, 2]
+        pid = relay.bridge_pid()
+        os.kill(pid, signal.SIGKILL)
+        failed = relay.worker.evaluate("() => globalThis.__filling")
+        relay.worker.evaluate("() => { relayPort._receive = relayPort.__receive; }")
+        assert not failed["ok"] and failed["error"]["code"] == "E_DISCONNECTED", failed
+        message = failed["error"]["message"]
+        assert "Relay bridge stopped" in message and "Fill again" in message, message
+        assert page.evaluate("window.__inputs") == {"fn": 0, "em": 0}
+
+        # The next connection replays the run nobody recorded: acknowledged, never applied.
+        wait_until(lambda: relay.bridge_pid() != pid, 20, "the port to reconnect", page)
+        wait_until(lambda: len(outcomes(relay, run_id)) == 2, 20, "the run's replay", page)
+        relay.worker.evaluate("() => relayReplay.settled()")
+        relay.warm_pid = relay.bridge_pid()
+        assert [o for _, o, _ in outcomes(relay, run_id)] == ["not_applicable"] * 2
+        assert pending_at_bridge(relay, run_id) == []
+        assert page.evaluate("window.__inputs") == {"fn": 0, "em": 0}
+
+        again = relay.worker.evaluate("(id) => relayFill(id)", tab_id)
+        assert again["ok"], again
+        assert again["run_id"] != run_id
+        page.wait_for_timeout(300)  # a late second write would show up here
+        assert page.evaluate("window.__inputs") == {"fn": 1, "em": 1}
+        assert page.input_value("#fn") == "Ada"
+        assert pending_at_bridge(relay, again["run_id"]) == []
+    finally:
+        relay.worker.evaluate(
+            "() => { if (relayPort.__receive) relayPort._receive = relayPort.__receive; }"
+        )
+        page.close()
+
+
+def test_service_worker_stopped_mid_fill_replays_the_rest_once(
+    relay: Relay, llm_server_session: LlmServer
+) -> None:
+    """The worker is stopped while a Fill is applying (the rules' values are in, the model is
+    still thinking): after it starts again, the unacknowledged deliveries replay once, the fields
+    applied already are not written again, and the model's answers land once."""
+    server = llm_server_session
+    page, tab_id = open_form(relay, "stream-stop.html")
+    cdp = relay.context.new_cdp_session(page)
+    status: list[str] = []
+    cdp.on(
+        "ServiceWorker.workerVersionUpdated",
+        lambda e: status.extend(
+            v["runningStatus"] for v in e["versions"] if v["scriptURL"].startswith(SCOPE)
+        ),
+    )
+    cdp.send("ServiceWorker.enable")
+    try:
+        relay.warm_bridge(page)
+        server.reset(_model(hold_first_s=120))  # the first bridge never hears the model
+        relay.worker.evaluate("(id) => { void relayFill(id); }", tab_id)
+        wait_until(lambda: server.requests and page.input_value("#em"), 60,
+                   "the rules' values and the model asked", page)
+        pid = relay.bridge_pid()
+
+        cdp.send("ServiceWorker.stopAllWorkers")
+        wait_until(lambda: status and status[-1] == "stopped", 10, "the worker to stop", page)
+        # Its bridge, still waiting for the model, exits with the port rather than linger.
+        wait_until(lambda: not _alive(pid), 10, "the bridge to exit with the port", page)
+        assert page.evaluate("window.__inputs") == {
+            "fn": 1, "em": 1, "broker": 0, "lang": 0, "revenue": 0}
+
+        cdp.send("ServiceWorker.startWorker", {"scopeURL": SCOPE})
+        wait_until(lambda: status and status[-1] == "running", 10, "the worker to start", page)
+        wait_until(lambda: page.input_value("#lang"), 60, "the model's answers", page)
+        assert relay.bridge_pid() != pid
+        run_id = wait_until(
+            lambda: next(
+                (r for r, in relay.worker.evaluate(
+                    "() => relayEvents.filter((e) => e.run_id).map((e) => [e.run_id])")),
+                None,
+            ),
+            10, "the run's events", page,
+        )
+        wait_acked(relay, run_id, 60)
+        relay.worker.evaluate("() => relayStream.settled()")
+        relay.warm_pid = relay.bridge_pid()
+        page.wait_for_timeout(300)  # a late second write would show up here
+        assert page.evaluate("window.__inputs") == {
+            "fn": 1, "em": 1, "broker": 1, "lang": 1, "revenue": 0}
+        assert page.input_value("#fn") == "Ada" and page.input_value("#broker") == "Kafka"
+        # The rules' deliveries were handed to the page before the stop: found done, not redone.
+        assert [(s, o) for s, o, _ in outcomes(relay, run_id) if s in (1, 2)] == [
+            (1, "already"), (2, "already")]
+        assert pending_at_bridge(relay, run_id) == []
+    finally:
+        cdp.detach()
         page.close()

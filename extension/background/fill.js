@@ -195,7 +195,7 @@ export function createFill(port, deliveries, guard, stream) {
     const request = planRequest(tab, snap, { ...options, stream: Boolean(stream) });
     // Replays that overtake this reply wait until the run is recorded (replay.js).
     const plan = await deliveries.planning((async () => {
-      const reply = await port.request("fill.plan", request, { timeoutMs: PLAN_TIMEOUT_MS });
+      const reply = await port.request("fill.plan", request, { timeoutMs: PLAN_TIMEOUT_MS }).catch(planLost);
       await deliveries.planned({
         run_id: String(reply?.run_id ?? ""),
         tab_id: tabId,
@@ -314,7 +314,7 @@ export function createFill(port, deliveries, guard, stream) {
     if (!decide.length) return null;
     const request = { ...planRequest(tab, snap, { stream: Boolean(stream) }), continues: outcome.run_id, decide };
     const plan = await deliveries.planning((async () => {
-      const reply = await port.request("fill.plan", request, { timeoutMs: PLAN_TIMEOUT_MS });
+      const reply = await port.request("fill.plan", request, { timeoutMs: PLAN_TIMEOUT_MS }).catch(planLost);
       await deliveries.planned({
         run_id: outcome.run_id, tab_id: tabId, url: request.url, docs: snap.docs,
         seqs: (reply?.decisions ?? []).map((/** @type {any} */ d) => d.seq).filter(isSeq),
@@ -567,6 +567,19 @@ function emptyOutcome(tabId) {
     ok: false, run_id: "", plan: null, applied: [], tab_id: tabId,
     timings_ms: { snapshot: 0, plan: 0, apply: 0, total: 0 }, frames: [], warnings: [], blocked: [],
   };
+}
+
+/**
+ * The port dropped before the plan came back (the bridge crashed or this worker's connection
+ * ended): the browser's reason ("Native host has exited.") tells the person nothing, so say what
+ * happened and what to do. Whatever the bridge stored for the run is replayed and found unknown.
+ * @param {unknown} err @returns {never}
+ */
+function planLost(err) {
+  const error = asRelayError(err);
+  if (error.code !== "E_DISCONNECTED") throw error;
+  console.info(`Relay: the port dropped during fill.plan: ${error.message}`);
+  throw new RelayError("E_DISCONNECTED", "The Relay bridge stopped before the plan came back, so nothing was filled. Press Fill again.");
 }
 
 /** @param {unknown} seq @returns {seq is number} */
