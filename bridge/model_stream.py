@@ -193,7 +193,8 @@ class ModelStream:
             actor=self.runtime.door,
         )
         emit = self.runtime.emit
-        sent = [d for d in record.deliveries if emit is not None and emit(answer_event(d, summary))]
+        totals = {**summary, "job": name}  # the job's totals so far: the extension sums jobs
+        sent = [d for d in record.deliveries if emit is not None and emit(answer_event(d, totals))]
         if sent:
             store.mark_sent(sent)
         log.info("model answers for %s: %d sent, %d still asked", job.run_id, len(sent),

@@ -23,7 +23,8 @@ const PANEL_TIMEOUT_MS = 5_000;
  * @property {string} run_id
  * @property {number} seq
  * @property {Record<string, any>} decision
- * @property {{calls?: number, cost_usd?: number, status?: string}|null} llm
+ * @property {{calls?: number, cost_usd?: number, status?: string, job?: string}|null} llm
+ *   the totals so far of the model job that sent it (a run can have one job per plan round)
  */
 
 /**
@@ -93,6 +94,8 @@ export function createStream(port, deliveries, guard, options = {}) {
   async function collect(runId, tabId, asked) {
     /** @type {Collected} */
     const got = { decisions: [], results: [], rows: [], blocked: [], llm: null };
+    /** @type {Map<string, {calls: number, cost_usd: number, status: string}>} each job's totals */
+    const jobs = new Map();
     const open = new Set(asked.map(fieldKey));
     const deadline = performance.now() + waitMs;
     while (open.size) {
@@ -113,7 +116,7 @@ export function createStream(port, deliveries, guard, options = {}) {
       got.results.push(...part.results);
       got.rows.push(...part.rows);
       got.blocked.push(...part.blocked);
-      got.llm = sumLlm(got.llm, batch);
+      got.llm = sumLlm(jobs, batch);
     }
     for (const d of asked.filter((a) => open.has(fieldKey(a)))) {
       const why = "the model did not answer in time; left for you";
@@ -243,15 +246,28 @@ function fieldKey(d) {
 }
 
 /**
- * The model's calls and cost over the answers so far (each event carries its plan round's).
- * @param {Collected["llm"]} sum @param {AnswerEvent[]} batch
+ * The model's calls and cost over the answers so far: each event carries its job's running
+ * totals, so a job counts its largest, and the run is the sum over its jobs.
+ * @param {Map<string, {calls: number, cost_usd: number, status: string}>} jobs
+ * @param {AnswerEvent[]} batch
+ * @returns {Collected["llm"]}
  */
-function sumLlm(sum, batch) {
-  const seen = batch.find((ev) => ev.llm);
-  if (!seen?.llm) return sum;
+function sumLlm(jobs, batch) {
+  for (const { llm } of batch) {
+    if (!llm) continue;
+    const job = String(llm.job ?? "");
+    const had = jobs.get(job);
+    jobs.set(job, {
+      calls: Math.max(had?.calls ?? 0, Number(llm.calls ?? 0)),
+      cost_usd: Math.max(had?.cost_usd ?? 0, Number(llm.cost_usd ?? 0)),
+      status: String(llm.status ?? had?.status ?? ""),
+    });
+  }
+  if (!jobs.size) return null;
+  const all = [...jobs.values()];
   return {
-    calls: Math.max(sum?.calls ?? 0, Number(seen.llm.calls ?? 0)),
-    cost_usd: Math.max(sum?.cost_usd ?? 0, Number(seen.llm.cost_usd ?? 0)),
-    status: String(seen.llm.status ?? sum?.status ?? ""),
+    calls: all.reduce((n, j) => n + j.calls, 0),
+    cost_usd: all.reduce((n, j) => n + j.cost_usd, 0),
+    status: all[all.length - 1].status,
   };
 }
