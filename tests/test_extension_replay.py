@@ -174,6 +174,20 @@ def relay(
             context.close()
 
 
+def assert_fresh_bridge_sends_nothing(relay: Any) -> None:
+    """A new bridge process on the same data folder sends no event after its hello."""
+    fresh = BridgeProcess(
+        env={"RELAY_HOME": str(relay.home), "RELAY_PROFILE": str(SAMPLE_PROFILE)}
+    )
+    try:
+        assert fresh.request("hello", {"protocol": "1.0"}, rid="h")["ok"]
+        time.sleep(1.5)  # replays come from the warm-up, off the request path
+        fresh.send({"v": 1, "id": "p", "type": "ping", "payload": {}})
+        assert fresh.receive()["id"] == "p"  # no event frame came before the pong
+    finally:
+        fresh.close()
+
+
 def wait_until(
     check: Callable[[], Any], timeout: float = 20.0, what: str = "condition", page: Any = None
 ) -> Any:
@@ -329,16 +343,7 @@ def test_bridge_restart_replays_each_field_once(relay: Relay) -> None:
         assert pending_at_bridge(relay, run_id) == []
 
         # A fresh bridge process replays nothing after its hello.
-        fresh = BridgeProcess(
-            env={"RELAY_HOME": str(relay.home), "RELAY_PROFILE": str(SAMPLE_PROFILE)}
-        )
-        try:
-            assert fresh.request("hello", {"protocol": "1.0"}, rid="h")["ok"]
-            time.sleep(1.5)  # replays come from the warm-up, off the request path
-            fresh.send({"v": 1, "id": "p", "type": "ping", "payload": {}})
-            assert fresh.receive()["id"] == "p"  # no event frame came before the pong
-        finally:
-            fresh.close()
+        assert_fresh_bridge_sends_nothing(relay)
     finally:
         page.close()
 
@@ -646,16 +651,7 @@ def test_model_answers_stream_in_after_the_rules_and_survive_a_bridge_kill(
         assert _audited(relay, run_id, "fill.applied") == 1
 
         # A fresh bridge process has nothing left to replay or to ask.
-        fresh = BridgeProcess(
-            env={"RELAY_HOME": str(relay.home), "RELAY_PROFILE": str(SAMPLE_PROFILE)}
-        )
-        try:
-            assert fresh.request("hello", {"protocol": "1.0"}, rid="h")["ok"]
-            time.sleep(1.5)  # replays come from the warm-up, off the request path
-            fresh.send({"v": 1, "id": "p", "type": "ping", "payload": {}})
-            assert fresh.receive()["id"] == "p"  # no event frame came before the pong
-        finally:
-            fresh.close()
+        assert_fresh_bridge_sends_nothing(relay)
     finally:
         page.close()
 
