@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bridge.cli import history_cmd, profile_cmd
+from bridge.cli import data_cmd, encryption_cmd, history_cmd, profile_cmd
+from bridge.cli.output import dispatch
 from bridge.forms import (
     Action,
     ApplyReport,
@@ -31,10 +32,10 @@ def relay(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str
     """Run one `relay` command through the modules' own parsers."""
     parser = argparse.ArgumentParser(prog="relay")
     subparsers = parser.add_subparsers(dest="command")
-    history_cmd.register(subparsers)
-    profile_cmd.register(subparsers)
+    for module in (history_cmd, data_cmd, encryption_cmd, profile_cmd):
+        module.register(subparsers)
     args = parser.parse_args(list(argv))
-    code = args.func(args)
+    code = dispatch(args)
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -175,7 +176,8 @@ def test_profile_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     relay(capsys, "profile", "import", str(SAMPLE))
     relay(capsys, "profile", "import", str(SAMPLE), "--name", "second")
     code, out, _ = relay(capsys, "profile", "list")
-    assert "* sample" in out and "  second" in out
+    rows = [line.split() for line in out.splitlines()[2:]]
+    assert rows[0][:2] == ["*", "sample"] and rows[1][0] == "second"
     code, out, _ = relay(capsys, "profile", "use", "second")
     assert code == 0 and "Active profile: second" in out
     code, out, _ = relay(capsys, "profile", "show")

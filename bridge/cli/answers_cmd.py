@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-from bridge.protocol.errors import RelayError
+from bridge.cli.output import fail, open_store, print_json
 
 JSON_VERSION = 1
 ORIGIN_WORDS = {
@@ -48,26 +47,11 @@ def register(subparsers: Any) -> None:
     export.set_defaults(func=run_export)
 
 
-def _fail(message: str) -> int:
-    print(f"relay: {message}", file=sys.stderr)
-    return 1
-
-
-def _store() -> Any:
-    from bridge.store import Store
-
-    return Store.open()
-
-
 def run_list(args: argparse.Namespace) -> int:
-    try:
-        with _store() as store:
-            answers = store.saved_answers(args.query, 10_000)
-    except RelayError as exc:
-        return _fail(exc.message)
+    with open_store() as store:
+        answers = store.saved_answers(args.query, 10_000)
     if args.json:
-        print(json.dumps({"version": JSON_VERSION, "answers": answers}, indent=2,
-                         ensure_ascii=False))
+        print_json({"version": JSON_VERSION, "answers": answers})
         return 0
     if not answers:
         print("No saved answers yet.")
@@ -82,24 +66,18 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_edit(args: argparse.Namespace) -> int:
-    try:
-        with _store() as store:
-            answer = store.update_saved_answer(args.id, args.value)
-    except RelayError as exc:
-        return _fail(exc.message)
+    with open_store() as store:
+        answer = store.update_saved_answer(args.id, args.value)
     print(f"Saved answer #{answer['answer_id']} to “{answer['question']}” is now:"
           f" {answer['value']}")
     return 0
 
 
 def run_delete(args: argparse.Namespace) -> int:
-    try:
-        with _store() as store:
-            deleted = store.delete_saved_answer(args.id)
-    except RelayError as exc:
-        return _fail(exc.message)
+    with open_store() as store:
+        deleted = store.delete_saved_answer(args.id)
     if not deleted:
-        return _fail(f"no saved answer {args.id}")
+        return fail(f"no saved answer {args.id}")
     print(f"Deleted saved answer #{args.id}.")
     return 0
 
@@ -107,12 +85,9 @@ def run_delete(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     path: Path = args.file
     if path.exists() and not args.force:
-        return _fail(f"{path} exists; pass --force to replace it")
-    try:
-        with _store() as store:
-            answers = store.saved_answers("", 1_000_000)
-    except RelayError as exc:
-        return _fail(exc.message)
+        return fail(f"{path} exists; pass --force to replace it")
+    with open_store() as store:
+        answers = store.saved_answers("", 1_000_000)
     kept = [a for a in answers if args.include_self_id or not a["self_id"]]
     from bridge.paths import private_file
 

@@ -8,11 +8,9 @@ it here. Approving sends the request it holds through the same dispatcher as eve
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any
 
-from bridge.protocol.errors import RelayError
+from bridge.cli.output import fail, open_store, print_json
 
 JSON_VERSION = 1
 
@@ -33,11 +31,6 @@ def register(subparsers: Any) -> None:
         cmd.set_defaults(func=run_decide, approve=verb == "approve")
 
 
-def _fail(message: str) -> int:
-    print(f"relay: {message}", file=sys.stderr)
-    return 1
-
-
 def _describe(row: dict[str, Any]) -> list[str]:
     payload = row["payload"] or {}
     if row["kind"] == "answer.save":
@@ -52,16 +45,10 @@ def _describe(row: dict[str, Any]) -> list[str]:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from bridge.store import Store
-
-    try:
-        with Store.open() as store:
-            rows = store.approvals(None if args.all else "pending")
-    except RelayError as exc:
-        return _fail(exc.message)
+    with open_store() as store:
+        rows = store.approvals(None if args.all else "pending")
     if args.json:
-        print(json.dumps({"version": JSON_VERSION, "approvals": rows}, indent=2,
-                         ensure_ascii=False))
+        print_json({"version": JSON_VERSION, "approvals": rows})
         return 0
     if not rows:
         print("Nothing waits for your approval.")
@@ -83,18 +70,16 @@ def run_decide(args: argparse.Namespace) -> int:
         store = runtime.store()
         row = store.approval(args.id)
         if row["status"] != "pending":
-            return _fail(f"approval #{args.id} was {row['status']} already")
+            return fail(f"approval #{args.id} was {row['status']} already")
         if not args.approve:
             store.decide_approval(args.id, "denied", {})
             print(f"Denied #{args.id}; nothing was done.")
             return 0
         if row["payload"] is None:
-            return _fail(f"approval #{args.id} is encrypted and the key is missing")
+            return fail(f"approval #{args.id} is encrypted and the key is missing")
         result = call(runtime, row["kind"], row["payload"], f"approval:{args.id}",
                       action=f"approve.{row['kind']}")
         store.decide_approval(args.id, "approved", result)
-    except RelayError as exc:
-        return _fail(exc.message)
     finally:
         runtime.close()
     print(f"Approved #{args.id}: done.")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
+from bridge.cli.output import fail
 from bridge.install import actions, checks, state
 from bridge.install.browsers import BROWSER_NAMES
 from bridge.install.doctor import DoctorReport, diagnose
@@ -79,11 +79,6 @@ def _state_path() -> Path:
     return relay_home() / state.STATE_FILENAME
 
 
-def _fail(message: str) -> int:
-    print(f"relay: {message}", file=sys.stderr)
-    return 1
-
-
 def run_install(args: argparse.Namespace) -> int:
     machine = Machine.current()
     path = _state_path()
@@ -91,12 +86,12 @@ def run_install(args: argparse.Namespace) -> int:
         host = resolve_host_path(args.host_path, machine.system)
         record = state.load(path)
     except (HostPathError, state.StateError) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     try:
         outcomes = actions.install(machine, record, _registry(machine), host,
                                    args.browsers, args.user_data_dir, args.force)
     except (actions.InstallError, OSError) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     finally:
         # Saved even after a failure, so uninstall can remove whatever was written before it.
         state.save(path, record)
@@ -122,7 +117,7 @@ def run_uninstall(args: argparse.Namespace) -> int:
     try:
         record = state.load(path)
     except state.StateError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     code = 0
     if not record.registrations:
         print("nothing to unregister: Relay has no record of registering any browser")
@@ -130,7 +125,7 @@ def run_uninstall(args: argparse.Namespace) -> int:
         try:
             outcomes = actions.uninstall(record, _registry(machine), args.browsers)
         except (actions.InstallError, OSError) as exc:
-            return _fail(str(exc))
+            return fail(str(exc))
         finally:
             state.save(path, record)
         if not outcomes:
@@ -150,7 +145,7 @@ def run_uninstall(args: argparse.Namespace) -> int:
         try:
             removed = remove_program(machine.home)
         except (ProgramError, OSError) as exc:
-            return _fail(str(exc))
+            return fail(str(exc))
         for item in removed.paths:
             print(f"removed {item}")
     return code
@@ -189,7 +184,7 @@ def run_doctor(args: argparse.Namespace) -> int:
     try:
         record = state.load(_state_path())
     except state.StateError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     found += [checks.settings_file(home), checks.profile(home, env), checks.model(env),
               *checks.shell_environment(env)]
     report = diagnose(machine, record, _registry(machine), default_host_path(machine.system),

@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from bridge.cli.output import dispatch
 from bridge.identity import BRIDGE_VERSION
 
 # Each module defines `register(subparsers)` and sets `func` on the parsers it adds.
@@ -17,6 +18,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "bridge.cli.install_cmd",
     "bridge.cli.profile_cmd",
     "bridge.cli.history_cmd",
+    "bridge.cli.data_cmd",
+    "bridge.cli.encryption_cmd",
     "bridge.cli.answers_cmd",
     "bridge.cli.approvals_cmd",
     "bridge.cli.key_cmd",
@@ -84,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        code: int = func(args)
+        code = dispatch(args)
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader went away (`relay audit | head -1`): not an error, and no traceback.

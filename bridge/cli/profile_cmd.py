@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bridge.protocol.errors import RelayError
+from bridge.cli.output import fail, open_store, print_json, table
 
 JSON_VERSION = 1
 
@@ -40,24 +40,10 @@ def register(subparsers: Any) -> None:
     show.set_defaults(func=run_show)
 
 
-def _fail(message: str) -> int:
-    print(f"relay: {message}", file=sys.stderr)
-    return 1
-
-
-def _open() -> Any:
-    from bridge.store import Store
-
-    return Store.open()
-
-
 def run_import(args: argparse.Namespace) -> int:
-    try:
-        with _open() as store:
-            name, replaced = store.import_profile(args.file, args.name)
-            active = store.active_profile_name()
-    except RelayError as exc:
-        return _fail(exc.message)
+    with open_store() as store:
+        name, replaced = store.import_profile(args.file, args.name)
+        active = store.active_profile_name()
     verb = "Updated" if replaced else "Imported"
     note = " (active)" if active == name else f" (active profile is still {active})"
     print(f"{verb} profile {name!r} from {args.file}{note}")
@@ -65,46 +51,35 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    try:
-        with _open() as store:
-            items = store.list_profiles()
-    except RelayError as exc:
-        return _fail(exc.message)
+    with open_store() as store:
+        items = store.list_profiles()
     if args.json:
-        print(json.dumps({"version": JSON_VERSION,
-                          "profiles": [item.model_dump() for item in items]}, indent=2))
+        print_json({"version": JSON_VERSION, "profiles": [item.model_dump() for item in items]})
         return 0
     if not items:
         print("No profiles stored. Add one with: relay profile import FILE")
         return 0
-    for item in items:
-        mark = "*" if item.active else " "
-        edits = "  (edited)" if item.has_edits else ""
-        print(f"{mark} {item.name:<20} {item.source_path}{edits}")
+    print(table(("Active", "Profile", "Imported from", "Edited"),
+                (("*" if item.active else "", item.name, item.source_path,
+                  "yes" if item.has_edits else "") for item in items)))
     return 0
 
 
 def run_use(args: argparse.Namespace) -> int:
-    try:
-        with _open() as store:
-            store.use_profile(args.name)
-    except RelayError as exc:
-        return _fail(exc.message)
+    with open_store() as store:
+        store.use_profile(args.name)
     print(f"Active profile: {args.name}")
     return 0
 
 
 def run_show(args: argparse.Namespace) -> int:
-    try:
-        with _open() as store:
-            name = args.name or store.active_profile_name()
-            if name is None:
-                return _fail("no profile stored; add one with: relay profile import FILE")
-            if args.original:
-                sys.stdout.write(store.profile_original(name))
-                return 0
-            loaded = store.profile(name)
-    except RelayError as exc:
-        return _fail(exc.message)
+    with open_store() as store:
+        name = args.name or store.active_profile_name()
+        if name is None:
+            return fail("no profile stored; add one with: relay profile import FILE")
+        if args.original:
+            sys.stdout.write(store.profile_original(name))
+            return 0
+        loaded = store.profile(name)
     print(json.dumps(loaded.raw, indent=2, ensure_ascii=False))
     return 0

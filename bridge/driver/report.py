@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from bridge.cli.output import table as cli_table
 from bridge.forms import ApplyResult, BlockedAttempt, FieldDecision
 from bridge.source_words import SOURCE_WORDS, sources_line
 
@@ -105,8 +106,7 @@ def count(rows: list[FieldReport]) -> dict[str, int]:
 def table(report: FillReport) -> str:
     """A plain-text table of the fields Relay filled or flagged, for the terminal."""
     rows = [r for r in report.fields if r.status in ("fill", "flag")]
-    header = ("Field", "Value", "Source", "Conf.", "Status")
-    body = [
+    out = [cli_table(("Field", "Value", "Source", "Conf.", "Status"), (
         (
             _clip(r.label or r.locator, 34),
             _clip(r.value, 36),
@@ -115,11 +115,7 @@ def table(report: FillReport) -> str:
             r.status if r.applied in ("", "applied") else f"{r.status}/{r.applied}",
         )
         for r in rows
-    ]
-    widths = [max(len(str(row[i])) for row in [header, *body]) for i in range(len(header))]
-    line = "  ".join(f"{{:<{w}}}" for w in widths)
-    out = [line.format(*header), line.format(*("-" * w for w in widths))]
-    out += [line.format(*row) for row in body]
+    ), right=(3,))]
     c = report.counts
     if report.blocked:
         times = sum(b.times for b in report.blocked)
@@ -136,8 +132,6 @@ def table(report: FillReport) -> str:
     )
     out.append(f"Values from: {sources_line(c)}")
     return "\n".join(out)
-
-
 
 
 def _clip(text: str, width: int) -> str:
