@@ -129,6 +129,10 @@ class Runtime:
                 self._file_mtime = mtime
             return self._file_profile, ""
 
+    def profile_file(self) -> Path | None:
+        """The profile file a Fill uses instead of the stored profiles (None: the stored one)."""
+        return self._profile_path
+
     def profile_hint(self) -> dict[str, Any]:
         """Whether a profile is configured, without loading anything heavy (cheap for `hello`)."""
         if self._profile_path is not None:

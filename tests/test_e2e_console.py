@@ -1,9 +1,9 @@
 """The console in Chromium, with no terminal step after `relay install`: a new person imports the
 sample PDF resume, confirms the facts, answers the job questions and fills a job form from them;
-edits one profile field and sees the next Fill use it; adds a second resume and picks it for one
-job in the side panel; submits an application and finds it in the console; sets a daily cap and
-sees what is left; tests the model (the tests' local server). axe-core checks every page;
-screenshots of each go to docs/images/ (looked at, and shown in the user guide)."""
+edits one profile field and sees the next Fill use it; adds a second resume and cover letters and
+picks them for one job in the side panel; submits an application and finds it in the console;
+sets a daily cap and sees what is left; tests the model (the tests' local server). axe-core checks
+every page; screenshots of each go to docs/images/ (looked at, and shown in the user guide)."""
 
 from __future__ import annotations
 
@@ -213,6 +213,11 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     default = console.locator("#documents input[name=resume-default]:checked + label")
     default_name = default.inner_text()
     assert default_name != "ada-research.pdf"
+    for letter in ("ada-cover-general.pdf", "ada-cover-research.pdf"):
+        console.set_input_files("#add-coverLetter", files=[{
+            "name": letter, "mimeType": "application/pdf", "buffer": b"%PDF-1.4 " + letter.encode(),
+        }])
+        console.wait_for_selector(f"#documents-saved:has-text('{letter}')")
     page_checked(console, "7-profiles-documents")
 
     # In the side panel, before Fill: this job gets the research resume; another job the default.
@@ -226,6 +231,10 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     assert panel.locator("#fill-with-profile").input_value() == "ada"
     panel.locator("#fill-with-resume").select_option(label="ada-research.pdf")
     panel.wait_for_selector("#fill-with-said:has-text('ada-research.pdf')")
+    panel.locator("#fill-with-cover-letter").select_option(label="ada-cover-research.pdf")
+    panel.wait_for_selector("#fill-with-said:has-text('ada-cover-research.pdf')")
+    chosen = ask(console, "documents.list", {"url": form.url})["chosen"]
+    assert chosen["coverLetter"].endswith("ada-cover-research.pdf"), chosen
     assert axe_violations(panel) == []
     shot(panel, "8-side-panel-fill-with")
     outcome = browser.fill(form)
