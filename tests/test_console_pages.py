@@ -150,8 +150,8 @@ def test_profiles_export_and_delete(runtime: Runtime) -> None:
     assert caught.value.code is ErrorCode.PROFILE_MISSING
 
 
-def attach(runtime: Runtime, url: str) -> str:
-    decision = FieldDecision(frame="0", field_id="f1", key="application.documents.resume",
+def attach(runtime: Runtime, url: str, kind: str = "resume") -> str:
+    decision = FieldDecision(frame="0", field_id="f1", key=f"application.documents.{kind}",
                              action=Action.ATTACH, file=FileRef(name=""))
     loaded, name = runtime.profile()
     runtime._attach_document(decision, loaded, name, url)
@@ -193,8 +193,17 @@ def test_job_choices_live_in_the_store_sealed_exported_and_deleted_with_the_prof
     job = "https://boards.example.com/jobs/42"
     call(runtime, "encryption.set", {"enabled": True})
     call(runtime, "document.choose", {"kind": "resume", "ref": research, "url": job})
+    call(runtime, "document.choose", {"kind": "coverLetter", "ref": "", "url": job})
+    call(runtime, "document.add", {"kind": "coverLetter", "file_name": "letter-research.pdf",
+                                   "data_b64": b64(b"%PDF-1 research letter")})
     call(runtime, "document.choose", {"kind": "coverLetter", "url": job,
                                       "ref": letter["coverLetter"][0]["ref"]})
+    call(runtime, "document.choose", {"kind": "coverLetter", "ref": next(
+        r["ref"] for r in call(runtime, "documents.list")["coverLetter"]
+        if r["name"] == "letter-research.pdf")})  # the new default elsewhere
+    assert attach(runtime, job, "coverLetter") == "letter.pdf"
+    other_job = "https://boards.example.com/jobs/7"
+    assert attach(runtime, other_job, "coverLetter") == "letter-research.pdf"
     # Nothing beside the files: the choice is a sealed row of the store.
     assert not list((runtime.home / "documents").rglob("*.json"))
     conn = runtime.store().conn
@@ -237,3 +246,40 @@ def test_choices_an_older_relay_kept_in_a_file_move_into_the_store(
             "chosen"]["resume"] == ref
     finally:
         again.close()
+
+
+def test_a_profile_file_named_by_relay_profile_is_named_to_the_side_panel(
+    runtime: Runtime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_profile(runtime)
+    assert call(runtime, "profiles.list")["file"] is None
+    profile_file = tmp_path / "ada.json"
+    profile_file.write_text(json.dumps(PROFILE), encoding="utf-8")
+    monkeypatch.setenv("RELAY_PROFILE", str(profile_file))
+    with_file = Runtime(home=runtime.home)
+    try:
+        listed = call(with_file, "profiles.list")
+        assert listed["file"] == {"path": str(profile_file), "set_by": "RELAY_PROFILE"}
+        assert [p["name"] for p in listed["profiles"]] == ["ada"]  # still listed, not used
+    finally:
+        with_file.close()
+
+
+@pytest.mark.parametrize("door", ["http", "mcp"])
+def test_settings_and_keys_come_only_from_the_console_or_the_cli(
+    relay_home: Path, door: str, memory_keyring: MemoryKeyring
+) -> None:
+    tool = Runtime(home=relay_home, door=door)
+    person = Runtime(home=relay_home, door="cli")
+    try:
+        for kind, payload in [("settings.set", {"key": "limits.cap_per_day_usd", "value": 9}),
+                              ("key.set", {"provider": "openai", "key": "sk-x"})]:
+            with pytest.raises(RelayError) as caught:
+                call(tool, kind, payload)
+            assert caught.value.code is ErrorCode.UNKNOWN_TYPE
+        assert call(tool, "spending.get")["cap_per_day_usd"] != 9  # reading is offered
+        call(person, "settings.set", {"key": "limits.cap_per_day_usd", "value": 9})
+        assert call(tool, "spending.get")["cap_per_day_usd"] == 9
+    finally:
+        tool.close()
+        person.close()
