@@ -2,7 +2,8 @@
 sample PDF resume, confirms the facts, answers the job questions and fills a job form from them;
 edits one profile field and sees the next Fill use it; adds a second resume and cover letters and
 picks them for one job in the side panel; submits an application and finds it in the console;
-sets a daily cap and sees what is left; tests the model (the tests' local server). axe-core checks
+sets a daily cap and sees what is left; tests the model (the tests' local server) and reads the
+resume again with it (the model's fact shown with the rules' job it belongs to). axe-core checks
 every page; screenshots of each go to docs/images/ (looked at, and shown in the user guide)."""
 
 from __future__ import annotations
@@ -341,4 +342,27 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     console.wait_for_selector("#filled-list li.empty")
     stored = console.evaluate("async () => (await chrome.storage.local.get('relay.sites'))")
     assert origin not in stored.get("relay.sites", [])
+
+    # With the model set up, reading a resume again: the model's fact, numbered its own way (its
+    # work.1 is the rules' first job), is shown with that job and marked for checking.
+    engines = "Analytical Engines Inc - Senior Backend Engineer (2021-present)"
+    led = "- Led a team of 4 engineers through a 30-service Python 3 migration"
+    facts = [{"path": "work.1.name", "value": "Analytical Engines Inc", "quote": engines},
+             {"path": "work.1.highlights.0", "value": "Led a team of 4 engineers", "quote": led}]
+    llm_server.reset(lambda body: Reply({"fields": {"facts": facts}}, tokens_in=900,
+                                        tokens_out=300))
+    go(console, "profile-page")
+    console.set_input_files("#resume-file", str(RESUME_PDF))
+    console.wait_for_selector("#facts:not([hidden])")
+    model_row = console.locator("#facts-rows tr[data-path='work.0.highlights.2']")
+    assert model_row.locator(".found-by").inner_text() == "Read by the model: check it"
+    assert model_row.locator("input:not([type])").input_value() == "Led a team of 4 engineers"
+    before = console.evaluate("""() => {
+        let row = document.querySelector("#facts-rows tr[data-path='work.0.highlights.2']");
+        do { row = row.previousElementSibling; } while (row && !row.dataset.path);
+        return row && row.dataset.path; }""")
+    assert before == "work.0.highlights.1"  # with the rules' rows of the same job
+    assert console.locator("#facts-rows tr[data-path^='work.'] .found-by:has-text('model')"
+                           ).count() == 1
+    assert len(llm_server.requests) == 1
     console.close()
