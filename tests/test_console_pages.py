@@ -272,8 +272,10 @@ def test_settings_and_keys_come_only_from_the_console_or_the_cli(
     tool = Runtime(home=relay_home, door=door)
     person = Runtime(home=relay_home, door="cli")
     try:
-        for kind, payload in [("settings.set", {"key": "limits.cap_per_day_usd", "value": 9}),
-                              ("key.set", {"provider": "openai", "key": "sk-x"})]:
+        attempts: list[tuple[str, dict[str, Any]]] = [
+            ("settings.set", {"key": "limits.cap_per_day_usd", "value": 9}),
+            ("key.set", {"provider": "openai", "key": "sk-x"})]
+        for kind, payload in attempts:
             with pytest.raises(RelayError) as caught:
                 call(tool, kind, payload)
             assert caught.value.code is ErrorCode.UNKNOWN_TYPE

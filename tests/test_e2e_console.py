@@ -419,6 +419,16 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
         do { row = row.previousElementSibling; } while (row && !row.dataset.path);
         return row && row.dataset.path; }""")
     assert before == "work.0.highlights.1"  # with the rules' rows of the same job
+    # A picture of that job's rows (from its heading to the model's row), for the guide.
+    clip = console.evaluate("""() => {
+        const last = document.querySelector("#facts-rows tr[data-path='work.0.highlights.2']");
+        let first = document.querySelector("#facts-rows tr[data-path='work.0.name']");
+        first = first.previousElementSibling || first;
+        const top = first.getBoundingClientRect().top + scrollY;
+        const table = document.getElementById("facts-rows").getBoundingClientRect();
+        return {x: table.left - 8, y: top - 8, width: table.width + 16,
+                height: last.getBoundingClientRect().bottom + scrollY - top + 16}; }""")
+    console.screenshot(path=str(SHOTS / "console-14-model-read.png"), full_page=True, clip=clip)
     assert console.locator("#facts-rows tr[data-path^='work.'] .found-by:has-text('model')"
                            ).count() == 1
     assert len(llm_server.requests) == 1
@@ -444,11 +454,23 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     assert "website" in console.locator("#import-message").inner_text()
     bea = ask(console, "profile.get", {"name": "bea"})["profile"]
     assert bea["basics"]["url"] == "https://bea.example" and bea["work"][0]["name"] == "Acme"
-    delete = console.locator("#profiles-body tr[data-profile=bea] button.danger")
-    delete.click()
-    assert "for good" in delete.inner_text()
-    delete.click()
-    console.wait_for_selector("#profiles-body:has-text('Deleted the profile')")
+    # A third typed in from scratch.
+    console.locator("#show-form").click()
+    console.wait_for_function("() => document.activeElement.id === 'f-name'")
+    console.keyboard.type("Cleo Cole")
+    console.fill("#f-email", "cleo@example.com")
+    console.locator("#editor-form button[type=submit]").click()
+    console.wait_for_selector("#import-message:has-text('Created the profile')")
+    assert ask(console, "profile.get")["name"] == "cleo"  # the one just made is used next
+    for name in ("bea", "cleo"):
+        delete = console.locator(f"#profiles-body tr[data-profile={name}] button.danger")
+        delete.click()
+        assert "for good" in delete.inner_text()
+        delete.click()
+        console.wait_for_selector(f"#profiles-body:has-text('Deleted the profile “{name}”')")
     listed = ask(console, "profiles.list")["profiles"]
     assert [(p["name"], p["active"]) for p in listed] == [("ada", True)]
+    # After all that, the extension's own storage holds settings only; the data is the bridge's.
+    keys = console.evaluate("async () => Object.keys(await chrome.storage.local.get(null))")
+    assert set(keys) <= {"autoFillNewFields", "sites", "relay.sites"}, keys
     console.close()

@@ -266,7 +266,7 @@ def test_settings_keys_encryption_and_deleting_a_profile_are_the_persons_alone(a
     before = config.read_bytes() if config.exists() else None
     stored = {"name": "kept", "text": SAMPLE_PROFILE.read_text(encoding="utf-8")}
     assert api.call("POST", "/v1/profile.import", stored)[0] == 200  # importing is offered
-    attempts = {
+    attempts: dict[str, dict[str, Any]] = {
         "settings.set": {"key": "limits.cap_per_day_usd", "value": 100},
         "key.set": {"provider": "openai", "key": "sk-from-a-script"},
         "encryption.set": {"enabled": False},
