@@ -3,25 +3,30 @@ chosen for a particular job.
 
 Files the console adds live in `RELAY_HOME/documents/<profile>/<kind>/`. The profile's
 `application.documents.<kind>` names the default (relative to the profile's folder when it is
-inside it). The choice for one job is kept beside the files (`choices.json`), keyed by the job
+inside it). The choice for one job is kept in the store (`document_choices`), keyed by the job
 page's address without its query, so the next Fill on that page attaches it.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from bridge.paths import private_dir, private_file
 from bridge.protocol.errors import ErrorCode, RelayError
 
+if TYPE_CHECKING:
+    from bridge.store import Store
+
+log = logging.getLogger(__name__)
+
 Kind = Literal["resume", "coverLetter"]
 KINDS: tuple[Kind, ...] = ("resume", "coverLetter")
-CHOICES = "choices.json"
-MAX_CHOICES = 500  # jobs remembered per profile; the oldest go first
+OLD_CHOICES = "choices.json"  # where Relay before store version 5 kept the per-job choices
 
 
 def safe_name(name: str, fallback: str = "document") -> str:
@@ -88,43 +93,39 @@ def listing(home: Path, profile: str, base_dir: Path, defaults: dict[str, str]) 
     return out
 
 
-def _choices_path(home: Path, profile: str) -> Path:
-    return folder(home, profile) / CHOICES
-
-
-def _read_choices(home: Path, profile: str) -> dict[str, dict[str, str]]:
-    path = _choices_path(home, profile)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def choose(home: Path, profile: str, url: str, kind: Kind, ref: str) -> str:
+def choose(store: Store, profile: str, url: str, kind: Kind, ref: str) -> str:
     """Remember `ref` (or "" for the default) as the file for this job; returns the job key."""
     key = job_key(url)
     if not key:
         raise RelayError(ErrorCode.BAD_PAYLOAD, "url: not a web page address")
-    choices = _read_choices(home, profile)
-    entry = choices.pop(key, {})
-    if ref:
-        entry[kind] = ref
-    else:
-        entry.pop(kind, None)
-    if entry:
-        choices[key] = entry  # newest last
-    while len(choices) > MAX_CHOICES:
-        choices.pop(next(iter(choices)))
-    path = _choices_path(home, profile)
-    path.write_text(json.dumps(choices, indent=1), encoding="utf-8")
-    private_file(path)
+    store.choose_document(profile, key, kind, ref)
     return key
 
 
-def chosen(home: Path, profile: str, url: str, kind: Kind) -> str:
+def chosen(store: Store, profile: str, url: str, kind: Kind) -> str:
     """The file chosen for this job, or "" (the profile's default)."""
     key = job_key(url)
-    if not key:
-        return ""
-    return _read_choices(home, profile).get(key, {}).get(kind, "")
+    return store.chosen_document(profile, key, kind) if key else ""
+
+
+def adopt_old_choices(home: Path, store: Store) -> int:
+    """Move the per-job choices an older Relay kept in `documents/<profile>/choices.json` into
+    the store, then remove the file. Returns how many were moved."""
+    if not any((home / "documents").glob(f"*/{OLD_CHOICES}")):
+        return 0  # the usual case: nothing to move
+    moved = 0
+    for info in store.list_profiles():
+        path = home / "documents" / safe_name(info.name, "profile") / OLD_CHOICES
+        if not path.is_file():
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            log.warning("%s: not read (%s); its per-job choices are dropped", path, exc)
+            data = {}
+        if isinstance(data, dict):
+            entries = {job: kinds for job, kinds in data.items()
+                       if isinstance(job, str) and isinstance(kinds, dict)}
+            moved += store.adopt_document_choices(info.name, entries)
+        path.unlink(missing_ok=True)
+    return moved

@@ -81,9 +81,11 @@ class Runtime:
     def store(self) -> Store:
         with self._lock:
             if self._store is None:
+                from bridge.documents import adopt_old_choices
                 from bridge.store import Store
 
                 self._store = Store.open(self.home)
+                adopt_old_choices(self.home, self._store)
             return self._store
 
     def close(self) -> None:
@@ -126,6 +128,10 @@ class Runtime:
                 self._file_profile = load_profile(self._profile_path)
                 self._file_mtime = mtime
             return self._file_profile, ""
+
+    def profile_file(self) -> Path | None:
+        """The profile file a Fill uses instead of the stored profiles (None: the stored one)."""
+        return self._profile_path
 
     def profile_hint(self) -> dict[str, Any]:
         """Whether a profile is configured, without loading anything heavy (cheap for `hello`)."""
@@ -464,7 +470,7 @@ class Runtime:
         cover = decision.key.endswith("coverLetter")
         doc_kind: documents.Kind = "coverLetter" if cover else "resume"
         # The file the person chose for this job, else the profile's default.
-        chosen = documents.chosen(self.home, profile_name, url, doc_kind) if profile_name else ""
+        chosen = documents.chosen(self.store(), profile_name, url, doc_kind) if profile_name else ""
         path = documents.resolve(loaded.base_dir, chosen) if chosen else None
         path = path or loaded.document_path(doc_kind)
         kind = "cover letter" if cover else "resume"

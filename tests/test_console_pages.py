@@ -150,8 +150,8 @@ def test_profiles_export_and_delete(runtime: Runtime) -> None:
     assert caught.value.code is ErrorCode.PROFILE_MISSING
 
 
-def attach(runtime: Runtime, url: str) -> str:
-    decision = FieldDecision(frame="0", field_id="f1", key="application.documents.resume",
+def attach(runtime: Runtime, url: str, kind: str = "resume") -> str:
+    decision = FieldDecision(frame="0", field_id="f1", key=f"application.documents.{kind}",
                              action=Action.ATTACH, file=FileRef(name=""))
     loaded, name = runtime.profile()
     runtime._attach_document(decision, loaded, name, url)
@@ -178,3 +178,110 @@ def test_resumes_one_default_and_one_chosen_for_a_job(runtime: Runtime) -> None:
     assert caught.value.code is ErrorCode.NOT_FOUND
     names = {r["name"] for r in call(runtime, "documents.list", {"url": job})["resume"]}
     assert names == {"ada-general.pdf", "ada-research.pdf"}
+
+
+def test_job_choices_live_in_the_store_sealed_exported_and_deleted_with_the_profile(
+    runtime: Runtime, memory_keyring: MemoryKeyring
+) -> None:
+    with_profile(runtime)
+    add = {"kind": "resume", "file_name": "ada-general.pdf", "data_b64": b64(b"%PDF-1 general")}
+    call(runtime, "document.add", add)
+    listing = call(runtime, "document.add", {**add, "file_name": "ada-research.pdf"})
+    research = next(r["ref"] for r in listing["resume"] if r["name"] == "ada-research.pdf")
+    letter = call(runtime, "document.add", {"kind": "coverLetter", "file_name": "letter.pdf",
+                                            "data_b64": b64(b"%PDF-1 letter")})
+    job = "https://boards.example.com/jobs/42"
+    call(runtime, "encryption.set", {"enabled": True})
+    call(runtime, "document.choose", {"kind": "resume", "ref": research, "url": job})
+    call(runtime, "document.choose", {"kind": "coverLetter", "ref": "", "url": job})
+    call(runtime, "document.add", {"kind": "coverLetter", "file_name": "letter-research.pdf",
+                                   "data_b64": b64(b"%PDF-1 research letter")})
+    call(runtime, "document.choose", {"kind": "coverLetter", "url": job,
+                                      "ref": letter["coverLetter"][0]["ref"]})
+    call(runtime, "document.choose", {"kind": "coverLetter", "ref": next(
+        r["ref"] for r in call(runtime, "documents.list")["coverLetter"]
+        if r["name"] == "letter-research.pdf")})  # the new default elsewhere
+    assert attach(runtime, job, "coverLetter") == "letter.pdf"
+    other_job = "https://boards.example.com/jobs/7"
+    assert attach(runtime, other_job, "coverLetter") == "letter-research.pdf"
+    # Nothing beside the files: the choice is a sealed row of the store.
+    assert not list((runtime.home / "documents").rglob("*.json"))
+    conn = runtime.store().conn
+    rows = conn.execute("SELECT job, kind, ref, sealed FROM document_choices").fetchall()
+    assert {(j, k, s) for j, k, _, s in rows} == {(job, "resume", 1), (job, "coverLetter", 1)}
+    assert all(research not in str(ref) for _, _, ref, _ in rows)
+    assert attach(runtime, job + "?ref=x") == "ada-research.pdf"
+    call(runtime, "encryption.set", {"enabled": False})  # opened back
+    assert attach(runtime, job) == "ada-research.pdf"
+
+    exported = call(runtime, "profile.export", {"name": "ada"})
+    assert {(c["job"], c["kind"]) for c in exported["document_choices"]} == {
+        (job, "resume"), (job, "coverLetter")}
+    assert "document_choices" in runtime.store().export()["tables"]
+
+    call(runtime, "document.choose", {"kind": "coverLetter", "url": job, "ref": ""})
+    assert [c["kind"] for c in call(runtime, "profile.export")["document_choices"]] == ["resume"]
+    with_profile(runtime, "bea")
+    call(runtime, "profile.delete", {"name": "ada"})
+    assert conn.execute("SELECT count(*) FROM document_choices").fetchall() == [(0,)]
+
+
+def test_choices_an_older_relay_kept_in_a_file_move_into_the_store(
+    relay_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = Runtime(home=relay_home)
+    with_profile(first)
+    call(first, "document.add", {"kind": "resume", "file_name": "a.pdf", "data_b64": b64(b"%PDF")})
+    listing = call(first, "document.add", {"kind": "resume", "file_name": "b.pdf",
+                                           "data_b64": b64(b"%PDF-b")})
+    ref = next(r["ref"] for r in listing["resume"] if r["name"] == "b.pdf")
+    first.close()
+    old = relay_home / "documents" / "ada" / "choices.json"
+    old.write_text(json.dumps({"https://jobs.example.com/1": {"resume": ref}}), encoding="utf-8")
+    again = Runtime(home=relay_home)
+    try:
+        assert attach(again, "https://jobs.example.com/1") == "b.pdf"
+        assert not old.exists()
+        assert call(again, "documents.list", {"url": "https://jobs.example.com/1"})[
+            "chosen"]["resume"] == ref
+    finally:
+        again.close()
+
+
+def test_a_profile_file_named_by_relay_profile_is_named_to_the_side_panel(
+    runtime: Runtime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_profile(runtime)
+    assert call(runtime, "profiles.list")["file"] is None
+    profile_file = tmp_path / "ada.json"
+    profile_file.write_text(json.dumps(PROFILE), encoding="utf-8")
+    monkeypatch.setenv("RELAY_PROFILE", str(profile_file))
+    with_file = Runtime(home=runtime.home)
+    try:
+        listed = call(with_file, "profiles.list")
+        assert listed["file"] == {"path": str(profile_file), "set_by": "RELAY_PROFILE"}
+        assert [p["name"] for p in listed["profiles"]] == ["ada"]  # still listed, not used
+    finally:
+        with_file.close()
+
+
+@pytest.mark.parametrize("door", ["http", "mcp"])
+def test_settings_and_keys_come_only_from_the_console_or_the_cli(
+    relay_home: Path, door: str, memory_keyring: MemoryKeyring
+) -> None:
+    tool = Runtime(home=relay_home, door=door)
+    person = Runtime(home=relay_home, door="cli")
+    try:
+        attempts: list[tuple[str, dict[str, Any]]] = [
+            ("settings.set", {"key": "limits.cap_per_day_usd", "value": 9}),
+            ("key.set", {"provider": "openai", "key": "sk-x"})]
+        for kind, payload in attempts:
+            with pytest.raises(RelayError) as caught:
+                call(tool, kind, payload)
+            assert caught.value.code is ErrorCode.UNKNOWN_TYPE
+        assert call(tool, "spending.get")["cap_per_day_usd"] != 9  # reading is offered
+        call(person, "settings.set", {"key": "limits.cap_per_day_usd", "value": 9})
+        assert call(tool, "spending.get")["cap_per_day_usd"] == 9
+    finally:
+        tool.close()
+        person.close()

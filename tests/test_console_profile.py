@@ -261,3 +261,33 @@ def test_a_configured_model_adds_checked_facts_and_invented_ones_are_refused(
     wrong_shape = call(runtime, "profile.extract", other)
     assert any("not in the expected form" in w for w in wrong_shape["warnings"])
     assert wrong_shape["facts"] == broken["facts"]
+
+
+def test_the_models_job_numbers_are_fitted_to_the_rules_jobs(
+    runtime: Runtime, llm_server: LlmServer, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+) -> None:
+    monkeypatch.setenv("RELAY_LLM_API_BASE", llm_server.base_url)
+    engines = "Analytical Engines Inc - Senior Backend Engineer (2021-present)"
+    led = "- Led a team of 4 engineers through a 30-service Python 3 migration"
+    cut = "- Cut p99 checkout API latency from 480 ms to 95 ms"
+    # The model counts the jobs in its own way: its work.1 is the rules' work.0 (Analytical
+    # Engines), its work.0 the rules' work.1 (Difference Labs).
+    _model_reads(llm_server, [
+        {"path": "work.1.name", "value": "Analytical Engines Inc", "quote": engines},
+        {"path": "work.1.highlights.0", "quote": cut,  # one the rules have: not shown twice
+         "value": "Cut p99 checkout API latency from 480 ms to 95 ms"},
+        {"path": "work.1.highlights.1", "value": "Led a team of 4 engineers", "quote": led},
+        {"path": "work.0.name", "value": "Difference Labs",
+         "quote": "Difference Labs - Software Engineer (2017-2021)"},
+    ])
+    data = base64.b64encode(RESUME_PDF.read_bytes()).decode()
+    facts = call(runtime, "profile.extract", {"file_name": RESUME_PDF.name, "data_b64": data})[
+        "facts"]
+    paths = [f["path"] for f in facts]
+    added = [f for f in facts if f["found_by"] == "model"]
+    assert [(f["path"], f["value"]) for f in added] == [
+        ("work.0.highlights.2", "Led a team of 4 engineers")]
+    # Shown with the rules' first job, right after its highlights.
+    assert paths.index("work.0.highlights.2") == paths.index("work.0.highlights.1") + 1
+    assert [f["value"] for f in facts].count(
+        "Cut p99 checkout API latency from 480 ms to 95 ms") == 1

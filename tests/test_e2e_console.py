@@ -1,9 +1,10 @@
 """The console in Chromium, with no terminal step after `relay install`: a new person imports the
 sample PDF resume, confirms the facts, answers the job questions and fills a job form from them;
-edits one profile field and sees the next Fill use it; adds a second resume and picks it for one
-job in the side panel; submits an application and finds it in the console; sets a daily cap and
-sees what is left; tests the model (the tests' local server). axe-core checks every page;
-screenshots of each go to docs/images/ (looked at, and shown in the user guide)."""
+edits one profile field and sees the next Fill use it; adds a second resume and cover letters and
+picks them for one job in the side panel; submits an application and finds it in the console;
+sets a daily cap and sees what is left; tests the model (the tests' local server) and reads the
+resume again with it (the model's fact shown with the rules' job it belongs to). axe-core checks
+every page; screenshots of each go to docs/images/ (looked at, and shown in the user guide)."""
 
 from __future__ import annotations
 
@@ -29,13 +30,15 @@ FORM = "ats/greenhouse-new/index.html"
 SUBMIT_FORM = "pages/learning/first.html"
 
 
+Session = tuple[RelayBrowser, StaticServer, Path]
+
+
 @pytest.fixture(scope="module")
-def session(tmp_path_factory: pytest.TempPathFactory,
-            chromium: str) -> Iterator[tuple[RelayBrowser, StaticServer]]:
+def session(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[Session]:
     home: Path = tmp_path_factory.mktemp("relay-home-console")
     # No profile file: the bridge fills from its store, which starts empty, as for a new person.
     with StaticServer(FIXTURES) as server, relay_browser(None, home=home) as browser:
-        yield browser, server
+        yield browser, server, home
 
 
 def open_console(browser: RelayBrowser) -> Any:
@@ -76,13 +79,35 @@ def field(outcome: Any, label_start: str) -> str:
     return str(matches[0].value)
 
 
-def test_first_run_resume_to_fill_then_an_edit_is_used(
-    session: tuple[RelayBrowser, StaticServer],
-) -> None:
-    browser, server = session
+def test_first_run_resume_to_fill_then_an_edit_is_used(session: Session) -> None:
+    browser, server, _ = session
+    # Before the bridge is installed (the browser finds no host of that name): only the first
+    # step shows, in plain words, with the command.
+    browser.worker.evaluate("""() => { globalThis.relayTestHost = relayPort.hostName;
+        relayPort.close(); relayPort.hostName = "dev.relay.absent"; }""")
     console = open_console(browser)
+    bridge_step = console.locator("[data-step=bridge]")
+    assert "Relay's bridge is not running" in bridge_step.inner_text()
+    assert bridge_step.locator("code").first.inner_text() == "relay install"
+    assert "Not ready" in console.locator("#status").inner_text()
+    assert not console.locator("#profile").is_visible()
+    assert not console.locator("nav.pages").is_visible()
+    assert axe_violations(console) == []
+    shot(console, "0-no-bridge")
+    browser.worker.evaluate("""() => { relayPort.close();
+        relayPort.hostName = globalThis.relayTestHost; }""")
+    console.reload()  # after `relay install`: the console asks again
+    console.wait_for_selector("body[data-ready=true]")
     status = console.locator("#status")
     assert "Not ready" in status.inner_text()
+    assert console.locator("#profile").is_visible()
+    # Keyboard only: the first Tab reaches "skip to content", shown with the focus ring.
+    console.keyboard.press("Tab")
+    focused = console.evaluate("""() => { const el = document.activeElement;
+        const box = el.getBoundingClientRect();
+        return {cls: el.className, ring: getComputedStyle(el).boxShadow, left: box.left}; }""")
+    assert focused["cls"] == "skip" and focused["ring"] != "none" and focused["left"] >= 0
+    console.evaluate("() => document.activeElement.blur()")
     assert "No profile is stored yet" in console.locator("[data-step=profile]").inner_text()
     shot(console, "1-first-run")
 
@@ -158,7 +183,19 @@ def test_first_run_resume_to_fill_then_an_edit_is_used(
     form.close()
 
     # One edit in the console; the next Fill uses it, and the original is kept as imported.
+    # Checked as it is typed: the reason shows under the field, and goes once it is right.
+    console.fill("#f-phone", "")
+    console.locator("#f-phone").press_sequentially("+1 415 55")
+    console.wait_for_selector("#f-phone[aria-invalid=true]")
+    assert console.locator("#f-phone-why").inner_text().strip()
+    console.fill("#f-phone", "+1 415 555 0142")
+    console.wait_for_selector("#f-phone[aria-invalid=false]")
+    console.fill("#f-email", "")
+    console.locator("#f-email").press_sequentially("ada@@analytical")
+    console.wait_for_selector("#f-email[aria-invalid=true]")
+    assert console.locator("#f-email-why").inner_text().strip()
     console.fill("#f-email", "ada@analytical.example")
+    console.wait_for_selector("#f-email[aria-invalid=false]")
     console.locator("#editor-form button[type=submit]").click()
     console.wait_for_selector("#editor-saved:has-text('Saved')")
     shot(console, "6-profile-edited")
@@ -191,9 +228,9 @@ _APPS = """async () => (await chrome.runtime.sendMessage(
 
 
 def test_resume_per_job_applications_answers_spending_activity_settings(
-    session: tuple[RelayBrowser, StaticServer], llm_server: LlmServer,  # noqa: F811
+    session: Session, llm_server: LlmServer,  # noqa: F811
 ) -> None:
-    browser, server = session
+    browser, server, home = session
     console = open_console(browser)
     if not ask(console, "profiles.list")["profiles"]:  # run on its own: a profile to start from
         sample = json.loads((REPO / "demo" / "profile" / "sample.json").read_text(encoding="utf-8"))
@@ -213,10 +250,16 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     default = console.locator("#documents input[name=resume-default]:checked + label")
     default_name = default.inner_text()
     assert default_name != "ada-research.pdf"
+    for letter in ("ada-cover-general.pdf", "ada-cover-research.pdf"):
+        console.set_input_files("#add-coverLetter", files=[{
+            "name": letter, "mimeType": "application/pdf", "buffer": b"%PDF-1.4 " + letter.encode(),
+        }])
+        console.wait_for_selector(f"#documents-saved:has-text('{letter}')")
     page_checked(console, "7-profiles-documents")
 
     # In the side panel, before Fill: this job gets the research resume; another job the default.
     form = browser.open(server.url(FORM))
+    job_url = form.url
     tab_id = int(browser.worker.evaluate(_TAB_ID, form.url))
     extension_id = browser.worker.url.split("/")[2]
     panel = browser.context.new_page()
@@ -226,6 +269,10 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     assert panel.locator("#fill-with-profile").input_value() == "ada"
     panel.locator("#fill-with-resume").select_option(label="ada-research.pdf")
     panel.wait_for_selector("#fill-with-said:has-text('ada-research.pdf')")
+    panel.locator("#fill-with-cover-letter").select_option(label="ada-cover-research.pdf")
+    panel.wait_for_selector("#fill-with-said:has-text('ada-cover-research.pdf')")
+    chosen = ask(console, "documents.list", {"url": form.url})["chosen"]
+    assert chosen["coverLetter"].endswith("ada-cover-research.pdf"), chosen
     assert axe_violations(panel) == []
     shot(panel, "8-side-panel-fill-with")
     outcome = browser.fill(form)
@@ -260,8 +307,12 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     detail = console.locator("#application-detail").inner_text()
     assert "A friend told me" in detail and "You" in detail
     page_checked(console, "9-applications")
+    row.locator("input[id^=notes-]").fill("Call with the hiring manager on Monday")
+    row.locator("button:has-text('Save')").click()
+    console.wait_for_selector("#applications-body .saved:has-text('Notes saved')")
     apps = ask(console, "applications.list")["applications"]
     assert apps[0]["status"] == "interviewing"
+    assert apps[0]["notes"] == "Call with the hiring manager on Monday"
 
     # Saved answers: the one the person typed is there, with where it came from; it can change.
     go(console, "answers-page")
@@ -274,6 +325,10 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     console.wait_for_selector("#answers-body .saved:has-text('Saved')")
     assert any(a["value"] == "A friend at Acme" for a in ask(console, "answers.list")["answers"])
     page_checked(console, "10-saved-answers")
+    count = len(ask(console, "answers.list")["answers"])
+    answer_row.locator("button:has-text('Delete')").click()
+    console.wait_for_selector("#answers-body .saved:has-text('Deleted your answer')")
+    assert len(ask(console, "answers.list")["answers"]) == count - 1
 
     # Spending: a daily cap, and what it leaves today; then the model, tested.
     go(console, "spending-page")
@@ -299,6 +354,18 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     console.wait_for_selector(f"#left-today:has-text('${spending['left_today_usd']:.2f}')")
     console.wait_for_selector("#chart-days rect.spent")  # today's spending, drawn
     page_checked(console, "11-spending-models")
+    # The API key goes to the bridge and the OS keyring, never to the browser or a file; this
+    # machine has no secure keyring, which the page says plainly.
+    console.fill("#key-provider", "openai")
+    console.fill("#api-key", "sk-console-test-key")
+    console.locator("#key-form button[type=submit]").click()
+    said = console.locator("#key-saved:not(:empty)").inner_text()
+    assert "in the OS keyring" in said or "no secure keyring" in said, said
+    assert console.locator("#api-key").input_value() in ("", "sk-console-test-key")
+    kept = console.evaluate("async () => JSON.stringify(await chrome.storage.local.get(null))")
+    assert "sk-console-test-key" not in kept
+    assert not [p for p in home.rglob("*") if p.is_file()
+                and b"sk-console-test-key" in p.read_bytes()]
 
     # Activity: the model call and the settings just made, searchable.
     go(console, "activity-page")
@@ -332,4 +399,78 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     console.wait_for_selector("#filled-list li.empty")
     stored = console.evaluate("async () => (await chrome.storage.local.get('relay.sites'))")
     assert origin not in stored.get("relay.sites", [])
+
+    # With the model set up, reading a resume again: the model's fact, numbered its own way (its
+    # work.1 is the rules' first job), is shown with that job and marked for checking.
+    engines = "Analytical Engines Inc - Senior Backend Engineer (2021-present)"
+    led = "- Led a team of 4 engineers through a 30-service Python 3 migration"
+    facts = [{"path": "work.1.name", "value": "Analytical Engines Inc", "quote": engines},
+             {"path": "work.1.highlights.0", "value": "Led a team of 4 engineers", "quote": led}]
+    llm_server.reset(lambda body: Reply({"fields": {"facts": facts}}, tokens_in=900,
+                                        tokens_out=300))
+    go(console, "profile-page")
+    console.set_input_files("#resume-file", str(RESUME_PDF))
+    console.wait_for_selector("#facts:not([hidden])")
+    model_row = console.locator("#facts-rows tr[data-path='work.0.highlights.2']")
+    assert model_row.locator(".found-by").inner_text() == "Read by the model: check it"
+    assert model_row.locator("input:not([type])").input_value() == "Led a team of 4 engineers"
+    before = console.evaluate("""() => {
+        let row = document.querySelector("#facts-rows tr[data-path='work.0.highlights.2']");
+        do { row = row.previousElementSibling; } while (row && !row.dataset.path);
+        return row && row.dataset.path; }""")
+    assert before == "work.0.highlights.1"  # with the rules' rows of the same job
+    # A picture of that job's rows (from its heading to the model's row), for the guide.
+    clip = console.evaluate("""() => {
+        const last = document.querySelector("#facts-rows tr[data-path='work.0.highlights.2']");
+        let first = document.querySelector("#facts-rows tr[data-path='work.0.name']");
+        first = first.previousElementSibling || first;
+        const top = first.getBoundingClientRect().top + scrollY;
+        const table = document.getElementById("facts-rows").getBoundingClientRect();
+        return {x: table.left - 8, y: top - 8, width: table.width + 16,
+                height: last.getBoundingClientRect().bottom + scrollY - top + 16}; }""")
+    console.screenshot(path=str(SHOTS / "console-14-model-read.png"), full_page=True, clip=clip)
+    assert console.locator("#facts-rows tr[data-path^='work.'] .found-by:has-text('model')"
+                           ).count() == 1
+    assert len(llm_server.requests) == 1
+    console.locator("#facts-cancel").click()
+
+    # Export: the JSON Resume file with the files chosen for the job above.
+    with console.expect_download() as download:
+        console.locator("#profiles-body tr[data-profile=ada] button:has-text('Export')").click()
+    exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert exported["basics"]["email"] == "ada@analytical.example"
+    choices = exported["meta"]["relayDocumentChoices"]
+    assert {(c["job"], c["kind"]) for c in choices} == {
+        (job_url, "resume"), (job_url, "coverLetter")}
+    # A second profile from an older JSON Resume file saved with a byte-order mark, then deleted
+    # (asked twice); the first becomes the one Fill uses again.
+    older = {"basics": {"name": "Bea Byron", "email": "bea@example.com",
+                        "website": "https://bea.example"},
+             "work": [{"company": "Acme", "position": "Engineer", "startDate": "Fall 2018"}]}
+    console.set_input_files("#json-file", files=[{
+        "name": "bea.json", "mimeType": "application/json",
+        "buffer": "\ufeff".encode() + json.dumps(older).encode()}])
+    console.wait_for_selector("#import-message:has-text('Things to know')")
+    assert "website" in console.locator("#import-message").inner_text()
+    bea = ask(console, "profile.get", {"name": "bea"})["profile"]
+    assert bea["basics"]["url"] == "https://bea.example" and bea["work"][0]["name"] == "Acme"
+    # A third typed in from scratch.
+    console.locator("#show-form").click()
+    console.wait_for_function("() => document.activeElement.id === 'f-name'")
+    console.keyboard.type("Cleo Cole")
+    console.fill("#f-email", "cleo@example.com")
+    console.locator("#editor-form button[type=submit]").click()
+    console.wait_for_selector("#import-message:has-text('Created the profile')")
+    assert ask(console, "profile.get")["name"] == "cleo"  # the one just made is used next
+    for name in ("bea", "cleo"):
+        delete = console.locator(f"#profiles-body tr[data-profile={name}] button.danger")
+        delete.click()
+        assert "for good" in delete.inner_text()
+        delete.click()
+        console.wait_for_selector(f"#profiles-body:has-text('Deleted the profile “{name}”')")
+    listed = ask(console, "profiles.list")["profiles"]
+    assert [(p["name"], p["active"]) for p in listed] == [("ada", True)]
+    # After all that, the extension's own storage holds settings only; the data is the bridge's.
+    keys = console.evaluate("async () => Object.keys(await chrome.storage.local.get(null))")
+    assert set(keys) <= {"autoFillNewFields", "sites", "relay.sites"}, keys
     console.close()

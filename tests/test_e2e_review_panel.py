@@ -313,7 +313,7 @@ def test_needs_you_first_marks_cover_no_control_and_rows_focus_their_field(scene
     needs = _rows(scene.panel, "needs")
     why_id = _field_id(scene, "Why do you want")
     assert why_id in needs and needs[why_id]["need"] == "Required, and still empty."
-    assert scene.panel.locator("h2").first.inner_text().startswith("Needs you")
+    assert scene.panel.locator("#review h2").first.inner_text().startswith("Needs you")
 
     state = scene.browser.worker.evaluate(_STATE, scene.tab_id)
     spots = state["badges"]

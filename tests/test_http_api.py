@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
+from bridge.actions.doors_allowed import EXTENSION_ONLY, PERSON_ONLY
 from bridge.actions.registry import ACTIONS
 from bridge.api.app import MAX_BODY
-from bridge.api.narrow import EXTENSION_ONLY
 from bridge.api.openapi import document
 from bridge.api.server import bind
 from bridge.store import Store
@@ -214,7 +214,8 @@ def test_the_openapi_document_is_served_and_kept_in_docs(api: Api) -> None:
     kept = json.loads((REPO / "docs" / "openapi.json").read_text())
     assert kept == served, "docs/openapi.json is stale: relay serve --openapi > docs/openapi.json"
     offered = {p.removeprefix("/v1/") for p in served["paths"] if p.startswith("/v1/")}
-    assert offered == set(ACTIONS) - EXTENSION_ONLY and "fill.applied" not in offered
+    assert offered == set(ACTIONS) - EXTENSION_ONLY - PERSON_ONLY
+    assert "fill.applied" not in offered and "key.set" not in offered
     plan_body = served["paths"]["/v1/fill.plan"]["post"]["requestBody"]
     assert plan_body["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/FillRequest"
@@ -258,3 +259,27 @@ def test_the_extensions_reports_are_not_offered_and_plans_leave_self_identificat
     assert (left["value"], left["values"], left["status"]) == ("", [], "leave")
     assert left["reason"] == "self-identification: left for the person"
     assert "Female" not in json.dumps(body)
+
+
+def test_settings_keys_encryption_and_deleting_a_profile_are_the_persons_alone(api: Api) -> None:
+    config = api.home / "config.toml"
+    before = config.read_bytes() if config.exists() else None
+    stored = {"name": "kept", "text": SAMPLE_PROFILE.read_text(encoding="utf-8")}
+    assert api.call("POST", "/v1/profile.import", stored)[0] == 200  # importing is offered
+    attempts: dict[str, dict[str, Any]] = {
+        "settings.set": {"key": "limits.cap_per_day_usd", "value": 100},
+        "key.set": {"provider": "openai", "key": "sk-from-a-script"},
+        "encryption.set": {"enabled": False},
+        "profile.delete": {"name": "kept"},
+    }
+    for kind, payload in attempts.items():
+        status, body, _ = api.call("POST", f"/v1/{kind}", payload)
+        assert (status, body["error"]["code"]) == (404, "E_UNKNOWN_TYPE"), (kind, body)
+        assert "Relay console or the relay command" in body["error"]["message"]
+    assert (config.read_bytes() if config.exists() else None) == before
+    status, body, _ = api.call("POST", "/v1/profiles.list", {})
+    assert [p["name"] for p in body["result"]["profiles"]] == ["kept"], body  # not deleted
+    with Store.open(api.home) as store:
+        refused = [e for e in store.audit_entries() if e["action"] == "http.key.set"]
+    assert refused and refused[-1]["status"] != "ok"
+    assert "sk-from-a-script" not in json.dumps(refused)

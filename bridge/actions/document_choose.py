@@ -42,7 +42,7 @@ def handle(runtime: Runtime, payload: ChooseRequest, request: Request) -> dict[s
         raise RelayError(ErrorCode.NOT_FOUND, f"no such {payload.kind} in profile {name!r}")
     store = runtime.store()
     if payload.url:
-        documents.choose(runtime.home, name, payload.url, payload.kind, payload.ref)
+        documents.choose(store, name, payload.url, payload.kind, payload.ref)
     elif payload.ref:
         store.edit_profile(name, {"application": {"documents": {payload.kind: payload.ref}}})
     else:

@@ -36,7 +36,7 @@ def listing(runtime: Runtime, name: str, url: str = "") -> dict[str, Any]:
     defaults = raw.get("application", {}).get("documents", {}) or {}
     assert loaded is not None  # profile_document raised E_PROFILE_MISSING otherwise
     files = documents.listing(runtime.home, name, loaded.base_dir, defaults)
-    chosen = {kind: documents.chosen(runtime.home, name, url, kind) for kind in documents.KINDS}
+    chosen = {kind: documents.chosen(store, name, url, kind) for kind in documents.KINDS}
     return {"name": name, "url": documents.job_key(url), "chosen": chosen, **files}
 
 

@@ -1,5 +1,6 @@
 """`profile.export`: one profile as a JSON Resume document to save (the original with the
-person's edits laid over), and the original as it was imported."""
+person's edits laid over), the original as it was imported, and the resume or cover letter
+chosen for particular jobs."""
 
 from __future__ import annotations
 
@@ -32,4 +33,5 @@ def handle(runtime: Runtime, payload: ExportRequest, request: Request) -> dict[s
     name = resolve_name(runtime, payload.name)
     document = store.profile_document(name)
     store.audit(actor=runtime.door, action="profile.export", payload={"name": name})
-    return {"name": name, "profile": document, "original": store.profile_original(name)}
+    return {"name": name, "profile": document, "original": store.profile_original(name),
+            "document_choices": store.document_choices(name)}

@@ -36,6 +36,7 @@ def parse(payload: dict[str, Any]) -> ExtractRequest:
 
 
 def handle(runtime: Runtime, payload: ExtractRequest, request: Request) -> dict[str, Any]:
+    from bridge.resume_align import placed
     from bridge.resume_extract import extract_facts, extract_text
 
     try:
@@ -49,7 +50,7 @@ def handle(runtime: Runtime, payload: ExtractRequest, request: Request) -> dict[
     if text.strip():
         reading = _read_with_model(runtime, text, facts)
         if reading is not None:
-            facts += reading.facts
+            facts = placed(facts, reading.facts)  # each beside the rules' facts of its entry
             refused = [r.model_dump() for r in reading.refused]
             warnings += reading.warnings
     if not text.strip():

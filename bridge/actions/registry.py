@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from bridge.actions.doors_allowed import check
 from bridge.protocol.errors import ErrorCode, RelayError
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ def dispatch(runtime: Runtime, request: Request) -> dict[str, Any]:
     if module_name is None:
         known = ", ".join(sorted(ACTIONS))
         raise RelayError(ErrorCode.UNKNOWN_TYPE, f"unknown type {request.type!r}; known: {known}")
+    check(request.type, runtime.door)  # which front doors may send it (doors_allowed.py)
     module = importlib.import_module(module_name)
     payload = module.parse(request.payload)
     result: dict[str, Any] = module.handle(runtime, payload, request)

@@ -73,11 +73,6 @@ async def checked(request: web.Request, handler: guard.Handler) -> web.StreamRes
 
 async def request_type(request: web.Request) -> web.Response:
     kind = request.match_info["type"]
-    if kind in narrow.EXTENSION_ONLY:
-        raise RelayError(
-            ErrorCode.UNKNOWN_TYPE,
-            f"{kind!r} is the extension's own report and is not offered over HTTP",
-        )
     key = request.headers.get("Idempotency-Key")
     if key is not None and not KEY_PATTERN.fullmatch(key):
         raise RelayError(

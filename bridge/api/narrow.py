@@ -1,18 +1,19 @@
 """What the HTTP API offers, and what it leaves out of the answers.
 
-The extension's own reports (what the page did, acknowledgements, what the submit guard stopped,
-the person pressing Submit) are not offered: only the browser's port knows them to be true. A
-plan leaves out the self-identification answers: a tool gets the decision, never the value.
+It offers what `bridge/actions/doors_allowed.py` allows the `http` door: not the extension's own
+reports, nor the person's settings, keys, encryption and profile deletion. A plan leaves out the
+self-identification answers: a tool gets the decision, never the value.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from bridge.actions.doors_allowed import allowed
 from bridge.actions.registry import ACTIONS
 
-EXTENSION_ONLY = frozenset({"fill.applied", "fill.ack", "fill.blocked", "application.submitted"})
-OFFERED = frozenset(ACTIONS) - EXTENSION_ONLY
+DOOR = "http"
+OFFERED = frozenset(kind for kind in ACTIONS if allowed(kind, DOOR))
 SELF_ID_LEFT = "self-identification: left for the person"
 
 

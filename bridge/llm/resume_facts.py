@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bridge.llm.calls import Caller
 from bridge.llm.config import LlmConfig, Tier
 from bridge.llm.ledger import LlmLedger
+from bridge.resume_align import align
 from bridge.resume_extract import Fact
 
 # Enough for a long resume; the caps still bound what the call may cost.
@@ -199,14 +200,15 @@ def read_with_model(
         ledger.record_audit(run_id, "llm.malformed", {"purpose": PURPOSE})
         return reading
     squashed = _squash(text)
-    taken = {f.path for f in known}
+    kept: list[Fact] = []
     for item in proposed:
         checked = check(item, squashed)
         if isinstance(checked, str):
             reading.refused.append(Refused(path=item.path, value=item.value, reason=checked))
-        elif checked.path not in taken:
-            taken.add(checked.path)
-            reading.facts.append(checked)
+        else:
+            kept.append(checked)
+    # Onto the rules' numbering of jobs, schools and skills; paths the rules found keep theirs.
+    reading.facts = align(kept, known)
     if reading.refused:
         # Paths and reasons only: the resume's content stays out of the log.
         ledger.record_audit(run_id, "llm.refused", {

@@ -264,8 +264,23 @@ CREATE TABLE approvals(
 CREATE INDEX approvals_pending ON approvals(id) WHERE status = 'pending';
 """
 
+# The resume or cover letter the person chose for one job page (the side panel's "Fill with"),
+# per profile: deleted with the profile, exported with the store. The file named is sealed when
+# encryption is on; the job page stays plain (it is the lookup key, as runs keep their URL).
+V5 = """
+CREATE TABLE document_choices(
+  profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+  job TEXT NOT NULL,                   -- the job page: scheme, host and path, no query
+  kind TEXT NOT NULL CHECK (kind IN ('resume', 'coverLetter')),
+  ref TEXT NOT NULL,                   -- the file as documents.list names it; sealed
+  sealed INTEGER NOT NULL DEFAULT 0 CHECK (sealed IN (0, 1)),
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (profile_id, job, kind)
+) STRICT;
+"""
+
 # (version, SQL). Version N's SQL takes a version N-1 database to version N.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, V1), (2, V2), (3, V3), (4, V4))
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, V1), (2, V2), (3, V3), (4, V4), (5, V5))
 LATEST = MIGRATIONS[-1][0]
 
 # Tables in dependency order (parents first): export writes them, import reads them in this order.
@@ -287,4 +302,5 @@ TABLES: tuple[str, ...] = (
     "application_fields",
     "saved_answers",
     "approvals",
+    "document_choices",
 )

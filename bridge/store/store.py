@@ -23,6 +23,7 @@ from bridge.store import (
     applications,
     approvals,
     audit,
+    choices,
     crypto,
     exchange,
     forget,
@@ -211,7 +212,23 @@ class Store:
 
     @_locked
     def remove_profile(self, name: str) -> None:
-        profiles.remove_profile(self.conn, name)
+        profiles.remove_profile(self.conn, name)  # its document choices go with it (cascade)
+
+    @_locked
+    def choose_document(self, profile: str, job: str, kind: str, ref: str) -> None:
+        choices.choose(self.conn, profile, job, kind, ref, self._current_cipher())
+
+    @_locked
+    def chosen_document(self, profile: str, job: str, kind: str) -> str:
+        return choices.chosen(self.conn, profile, job, kind, self._current_cipher())
+
+    @_locked
+    def document_choices(self, profile: str) -> list[dict[str, Any]]:
+        return choices.listed(self.conn, profile, self._current_cipher())
+
+    @_locked
+    def adopt_document_choices(self, profile: str, entries: dict[str, dict[str, str]]) -> int:
+        return choices.adopt(self.conn, profile, entries, self._current_cipher())
 
     # -- requests and runs --------------------------------------------------------------------
 
@@ -730,6 +747,7 @@ _SEALABLE: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str], ...] = (
     ("saved_answers", ("qkey",), saved_answers.SEALED, "1"),
     ("application_fields", ("application_id", "seq"), applications.SEALED, "1"),
     ("approvals", ("id",), ("payload",), "1"),
+    ("document_choices", ("profile_id", "job", "kind"), ("ref",), "1"),
 )
 
 

@@ -35,8 +35,16 @@ async function refreshStatus() {
   try {
     status = await ask("status");
   } catch (err) {
-    status = { ready: false, steps: [{ ...NO_BRIDGE, message: `${NO_BRIDGE.message} (${err instanceof Error ? err.message : err})` }] };
+    // Plain words, not the browser's error; a host manifest that refuses this extension has its own fix.
+    const refused = /forbidden|not allow/i.test(err instanceof Error ? err.message : String(err));
+    const fix = refused
+      ? "Run `relay install` again: the bridge is installed for another copy of the extension."
+      : NO_BRIDGE.fix;
+    status = { ready: false, steps: [{ ...NO_BRIDGE, fix }] };
   }
+  // One step at a time: without the bridge nothing below can be read or saved.
+  const bridgeMissing = status.steps.some((step) => step.id === "bridge" && !step.ok);
+  document.body.classList.toggle("no-bridge", bridgeMissing);
   const box = $("status");
   const missing = status.steps.find((step) => step.required && !step.ok);
   box.className = `status ${status.ready ? "ok" : "bad"}`;

@@ -1,4 +1,4 @@
-// "Fill with": the profile and the resume for the job in this tab, chosen before Fill. A block of
+// "Fill with": the profile, the resume and the cover letter for the job in this tab, chosen before Fill. A block of
 // its own beside the review (panel.js): it asks the bridge through the service worker, which lets
 // the side panel send only these requests (see background/service-worker.js).
 
@@ -28,12 +28,60 @@ async function tabId() {
   return tab?.id;
 }
 
+const KINDS = /** @type {const} */ ([
+  { kind: "resume", label: "Resume for this job", noun: "resume" },
+  { kind: "coverLetter", label: "Cover letter for this job", noun: "cover letter" },
+]);
+
+/**
+ * One document list (resume or cover letter): the default first, then each file kept.
+ * @param {{kind: string, label: string, noun: string}} which @param {any} docs @param {string} job
+ * @param {HTMLElement} said
+ */
+function documentChoice(which, docs, job, said) {
+  const id = `fill-with-${which.kind === "resume" ? "resume" : "cover-letter"}`;
+  const select = /** @type {HTMLSelectElement} */ (el("select", { id }));
+  const files = docs[which.kind] ?? [];
+  const fallback = files.find((/** @type {any} */ r) => r.default);
+  select.append(new Option(fallback ? `Default (${fallback.name})` : "None", ""),
+    ...files.map((/** @type {any} */ r) => new Option(r.name, r.ref, false, r.ref === docs.chosen[which.kind])));
+  select.disabled = !job || !files.length;
+  select.addEventListener("change", async () => {
+    try {
+      await ask("document.choose", { kind: which.kind, ref: select.value, url: job });
+      said.textContent = select.value
+        ? `For this job, Fill attaches “${select.selectedOptions[0].text}”.`
+        : `For this job, Fill attaches your default ${which.noun}.`;
+    } catch (err) {
+      said.textContent = `Not changed: ${err instanceof Error ? err.message : err}`;
+    }
+  });
+  return [el("label", { for: id }, which.label), select];
+}
+
+/** A profile file named outside Relay's store is what Fill uses: say so, and how to choose. @param {{path: string, set_by: string}} file */
+function fileProfileNote(file) {
+  const name = file.path.split(/[\\/]/).pop() ?? file.path;
+  const fix = file.set_by === "RELAY_PROFILE"
+    ? "remove RELAY_PROFILE from the browser's environment"
+    : "run `relay config unset profile`";
+  return el("p", { class: "fill-with-note", id: "fill-with-file" },
+    `Fill uses the profile file “${name}”, so it attaches the resume and cover letter that file names. `
+    + `Choosing them per job works with profiles kept in Relay: to use those, ${fix}.`);
+}
+
 async function render() {
   const id = await tabId();
   const url = id === undefined ? "" : (await chrome.tabs.get(id).catch(() => null))?.url ?? "";
   const said = el("p", { class: "fill-with-said", role: "status", id: "fill-with-said" });
   try {
-    const { profiles } = await ask("profiles.list");
+    const { profiles, file } = await ask("profiles.list");
+    if (file) {
+      box.replaceChildren(el("h2", { id: "fill-with-title" }, "Fill with"), fileProfileNote(file));
+      box.hidden = false;
+      box.dataset.ready = "true";
+      return;
+    }
     if (!profiles.length) {
       box.hidden = true;
       return;
@@ -48,25 +96,10 @@ async function render() {
       const now = document.getElementById("fill-with-said");
       if (now) now.textContent = `Fill uses “${profileSelect.value}”.`;
     });
-    const resumeSelect = /** @type {HTMLSelectElement} */ (el("select", { id: "fill-with-resume" }));
-    const fallback = docs.resume.find((/** @type {any} */ r) => r.default);
-    resumeSelect.append(new Option(fallback ? `Default (${fallback.name})` : "None", ""),
-      ...docs.resume.map((/** @type {any} */ r) => new Option(r.name, r.ref, false, r.ref === docs.chosen.resume)));
-    resumeSelect.disabled = !job || !docs.resume.length;
-    resumeSelect.addEventListener("change", async () => {
-      try {
-        await ask("document.choose", { kind: "resume", ref: resumeSelect.value, url: job });
-        said.textContent = resumeSelect.value
-          ? `For this job, Fill attaches “${resumeSelect.selectedOptions[0].text}”.`
-          : "For this job, Fill attaches your default resume.";
-      } catch (err) {
-        said.textContent = `Not changed: ${err instanceof Error ? err.message : err}`;
-      }
-    });
     box.replaceChildren(el("h2", { id: "fill-with-title" }, "Fill with"),
       el("div", { class: "fill-with-fields" },
         el("label", { for: "fill-with-profile" }, "Profile"), profileSelect,
-        el("label", { for: "fill-with-resume" }, "Resume for this job"), resumeSelect),
+        ...KINDS.flatMap((which) => documentChoice(which, docs, job, said))),
       said);
     box.hidden = false;
     box.dataset.ready = "true";

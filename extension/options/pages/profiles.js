@@ -92,11 +92,17 @@ function profileRow(profile) {
     el("td", {}, el("div", { class: "row-actions" }, activate, exportButton, remove)));
 }
 
-/** A JSON Resume file the person saves (the original with their edits laid over). @param {string} name */
+/** A JSON Resume file the person saves (the original with their edits laid over, and the files
+ * chosen for particular jobs). @param {string} name */
 async function exportProfile(name) {
   try {
     const result = await ask("profile.export", { name });
-    const url = URL.createObjectURL(new Blob([JSON.stringify(result.profile, null, 2)], { type: "application/json" }));
+    // The files chosen for particular jobs travel in `meta`, which JSON Resume leaves open.
+    const choices = result.document_choices ?? [];
+    const document_ = choices.length
+      ? { ...result.profile, meta: { ...(result.profile.meta ?? {}), relayDocumentChoices: choices } }
+      : result.profile;
+    const url = URL.createObjectURL(new Blob([JSON.stringify(document_, null, 2)], { type: "application/json" }));
     const link = el("a", { href: url, download: `${name}.json`, hidden: true });
     document.body.append(link);
     link.click();
