@@ -89,14 +89,8 @@ class ModelStream:
         self._running: set[str] = set()  # jobs being answered by this process
         self._marks: dict[str, str] = {}  # job → since when its next group's calls count
 
-    def start(
-        self, request_key: str, request: FillRequest, run_id: str, asked: list[FieldDecision]
-    ) -> None:
-        from bridge.store.texts import MODEL_JOB
-
-        name = job_name(request_key)
-        job = ModelJob(run_id=run_id, request=request, decisions=asked)
-        self.runtime.store().put_text(run_id, MODEL_JOB, name, job.model_dump_json())
+    def start(self, name: str, job: ModelJob) -> None:
+        """Ask the model about a job its plan stored (`Store.record_plan`'s `model_job`)."""
         self._run(name, job)
 
     def resume(self) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 from typing import Any
 
@@ -65,12 +66,14 @@ def test_ledger_adds_up(llm_server: LlmServer) -> None:
         ledger=ledger,
         config=make_config(llm_server),
     )
-    assert [c.purpose for c in ledger.calls] == ["mapping", "drafting"]
+    # The two requests go at once: the ledger has them in the order they came back.
+    by_purpose = {c.purpose: c for c in ledger.calls}
+    assert sorted(by_purpose) == ["drafting", "mapping"] and len(ledger.calls) == 2
     assert len(llm_server.requests) == 2
     fast = (1000 * 0.098 + 100 * 0.196) / 1e6
     general = (1000 * 0.40 + 100 * 1.75) / 1e6
-    assert ledger.calls[0].cost_usd == pytest.approx(fast)
-    assert ledger.calls[1].cost_usd == pytest.approx(general)
+    assert by_purpose["mapping"].cost_usd == pytest.approx(fast)
+    assert by_purpose["drafting"].cost_usd == pytest.approx(general)
     assert result.cost_usd == pytest.approx(fast + general)
     assert sum(c.cost_usd for c in ledger.calls) == pytest.approx(result.cost_usd)
     assert all(c.tokens_in == 1000 and c.tokens_out == 100 for c in ledger.calls)
@@ -131,7 +134,7 @@ def test_near_the_cap_heavy_falls_back(llm_server: LlmServer) -> None:
         ledger=MemoryLedger(),
         config=make_config(llm_server),
     )
-    assert [r["model"] for r in llm_server.requests] == ["fast-model", "heavy-model"]
+    assert sorted(r["model"] for r in llm_server.requests) == ["fast-model", "heavy-model"]
     # Near the daily cap: heavy falls back to general.
     llm_server.reset(_good)
     ledger = MemoryLedger()
@@ -146,7 +149,7 @@ def test_near_the_cap_heavy_falls_back(llm_server: LlmServer) -> None:
         ledger=ledger,
         config=make_config(llm_server, cap_per_day_usd=0.5),
     )
-    assert [r["model"] for r in llm_server.requests] == ["fast-model", "general-model"]
+    assert sorted(r["model"] for r in llm_server.requests) == ["fast-model", "general-model"]
     assert "downgraded heavy→general" in result.status
 
 
@@ -230,3 +233,64 @@ def test_model_errors_write_nothing_to_stdout(
         config=make_config(llm_server, retries=0),
     )
     assert capfd.readouterr().out == ""
+
+
+def test_field_answers_and_the_draft_are_asked_at_once(llm_server: LlmServer) -> None:
+    # Each reply waits until both requests have arrived: one after the other, the first would
+    # wait in vain (and time out).
+    def together(body: dict[str, Any]) -> Reply:
+        reply = _good(body)
+        reply.hold_for_requests = 2
+        return reply
+
+    llm_server.script = together
+    request, decisions = _form()
+    ledger = MemoryLedger()
+    result = escalate(
+        request,
+        sample_profile(),
+        decisions,
+        run_id="c",
+        ledger=ledger,
+        config=make_config(llm_server, timeout_s=30.0),
+    )
+    assert llm_server.most_in_flight == 2
+    assert sorted(c.purpose for c in ledger.calls) == ["drafting", "mapping"]
+    assert sum(c.cost_usd for c in ledger.calls) == pytest.approx(result.cost_usd)
+    assert {d.field_id: d.source for d in result.decisions} == {"f1": Source.LLM, "f2": Source.LLM}
+
+
+def test_the_cap_holds_with_two_requests_in_flight(llm_server: LlmServer) -> None:
+    # Two requests of one fill sent from two threads at once; the cap fits one request's
+    # estimate and a half. The first reserves its estimate, so the second waits for its actual
+    # cost and then does not fit: one request is sent, the spend stays under the cap.
+    from bridge.llm.calls import Caller
+    from bridge.llm.config import Tier
+
+    llm_server.script = lambda body: Reply(
+        {"fields": {}}, tokens_in=1500, tokens_out=1200, delay_s=0.3
+    )
+    messages = [{"role": "user", "content": "x" * 4000}]
+    probe = Caller(config=make_config(llm_server), ledger=MemoryLedger(), run_id="c")
+    estimate = probe._estimate("openai/fast-model", messages)
+    ledger = MemoryLedger()
+    caller = Caller(
+        config=make_config(llm_server, cap_per_fill_usd=estimate * 1.5), ledger=ledger, run_id="c"
+    )
+    fmt = {"type": "json_object"}
+    replies: list[Any] = []
+
+    def ask() -> None:
+        replies.append(caller.ask(Tier.FAST, "mapping", messages, fmt))
+
+    threads = [threading.Thread(target=ask) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(llm_server.requests) == 1
+    assert sorted(r is None for r in replies) == [False, True]
+    assert caller.stopped.startswith("rules-only: per-fill model cap")
+    spent = sum(c.cost_usd for c in ledger.calls)
+    assert 0 < spent <= estimate * 1.5
+    assert caller.reserved == 0 and caller.in_flight == 0

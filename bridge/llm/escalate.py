@@ -1,12 +1,14 @@
 """The model step of a fill, after the rules engine: what rules and saved answers left open goes to
-the model (one fast-tier request for unknown fields, one general-tier request for open questions),
-and every answer is checked before it reaches the plan.
+the model (one fast-tier request for unknown fields, one general-tier request for open questions,
+sent at once), and every answer is checked before it reaches the plan.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -386,6 +388,7 @@ def _escalate(
     by_qid = {q.qid: q for q in [*mapping, *open_qs]}
     decision_of = {(d.frame, d.field_id): d for d in candidates}
     told: set[tuple[str, str]] = set()
+    settling = threading.Lock()  # the two requests settle their answers one at a time
 
     def tell() -> None:
         fresh = [key for key in new if key not in told]
@@ -455,9 +458,11 @@ def _escalate(
             new[key] = decision_of[key].model_copy(update={"reason": note[:500]})
 
     tell()  # saved answers need no model
+    asks: list[Callable[[], None]] = []
     if mapping:
-        settle(
-            _run_questions(
+
+        def ask_mapping() -> None:
+            results = _run_questions(
                 ctx,
                 mapping,
                 tier=Tier.FAST,
@@ -465,11 +470,12 @@ def _escalate(
                 build=lambda qs, fb: mapping_messages(qs, ctx.facts, ctx.resume_sent, fb),
                 long_form=False,
                 extra_names=[],
-            ),
-            draft=False,
-            tier=Tier.FAST,
-        )
-        tell()
+            )
+            with settling:
+                settle(results, draft=False, tier=Tier.FAST)
+                tell()
+
+        asks.append(ask_mapping)
     if open_qs:
         long_draft = any(
             (q.field.max_length or 0) > LONG_DRAFT_CHARS or "cover letter" in q.field.label.lower()
@@ -487,8 +493,9 @@ def _escalate(
         # A draft may name the employer and the job from the page title and address; names
         # from the posting's body or labels are not enough (a planted "you worked at Google").
         names = [request.title, urlsplit(request.url).hostname or ""]
-        settle(
-            _run_questions(
+
+        def ask_drafting() -> None:
+            results = _run_questions(
                 ctx,
                 open_qs,
                 tier=tier,
@@ -496,11 +503,13 @@ def _escalate(
                 build=lambda qs, fb: drafting_messages(qs, draft_facts, ctx.resume_sent, job, fb),
                 long_form=True,
                 extra_names=names,
-            ),
-            draft=True,
-            tier=tier,
-        )
-        tell()
+            )
+            with settling:
+                settle(results, draft=True, tier=tier)
+                tell()
+
+        asks.append(ask_drafting)
+    _run_together(asks)
 
     out = [new.get((d.frame, d.field_id), d) for d in decisions]
     return EscalationResult(
@@ -512,6 +521,19 @@ def _escalate(
         refusals=refusals,
         asked=len(mapping) + len(open_qs),
     )
+
+
+def _run_together(asks: list[Callable[[], None]]) -> None:
+    """The field answers and the draft are asked at once, so the last answer comes about one
+    model latency after the first (the caller reserves each request's cost before it is sent);
+    an error in either comes out here."""
+    if len(asks) < 2:
+        for ask in asks:
+            ask()
+        return
+    with ThreadPoolExecutor(max_workers=len(asks), thread_name_prefix="relay-model-ask") as pool:
+        for future in [pool.submit(ask) for ask in asks]:
+            future.result()
 
 
 def _status(
