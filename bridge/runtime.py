@@ -172,6 +172,9 @@ class Runtime:
 
             warm()  # the rules data and country tables take a moment to load
             self.profile()
+            from bridge.llm import load_config  # the model layer's own modules, not litellm
+
+            load_config()
         except Exception as exc:  # warm-up is an optimisation; the request path reports errors
             log.debug("warm-up skipped: %s", exc)
         try:
