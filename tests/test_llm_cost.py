@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from datetime import UTC, datetime
 from typing import Any
@@ -294,3 +295,91 @@ def test_the_cap_holds_with_two_requests_in_flight(llm_server: LlmServer) -> Non
     spent = sum(c.cost_usd for c in ledger.calls)
     assert 0 < spent <= estimate * 1.5
     assert caller.reserved == 0 and caller.in_flight == 0
+
+
+def test_a_streamed_fill_keeps_one_row_per_field_and_its_calls_agree_with_the_ledger(
+    llm_server: LlmServer, relay_home: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A streamed plan marks two fields "asking", two requests answer them (two groups of
+    outcomes); the run keeps one decision row per field, the last decision, and its model
+    calls are the ledger's. The same form again is answered from the cache: no model request,
+    so nothing in the ledger and nothing counted, and the audit log says a cached answer."""
+    import time
+
+    from bridge.forms import ApplyReport, FillRequest
+    from bridge.runtime import Runtime
+    from bridge.store import Store
+    from tests.conftest import SAMPLE_PROFILE
+    from tests.llm_server import scripted
+
+    llm_server.script = scripted({
+        "Which message broker have you run in production?": {
+            "answer": "Kafka", "facts": ["work[1].highlights[0]"], "quotes": [],
+            "confidence": 0.9},
+        "Describe a system you designed": {
+            "answer": "I built the Kafka ingestion pipeline for 40 TB of daily event data.",
+            "facts": ["work[1].highlights[0]"], "quotes": []},
+    })
+    for key, value in {"RELAY_LLM_API_BASE": llm_server.base_url,
+                       "RELAY_LLM_API_KEY": "sk-test-not-a-real-key",
+                       "RELAY_MODEL_FAST": "openai/fast-model",
+                       "RELAY_MODEL_GENERAL": "openai/general-model",
+                       "RELAY_MODEL_HEAVY": ""}.items():
+        monkeypatch.setenv(key, value)
+    fields = [
+        {"id": "f1", "widget": "text", "name": "first_name", "label": "First name"},
+        {"id": "f2", "widget": "text", "name": "q_broker",
+         "label": "Which message broker have you run in production?"},
+        {"id": "f3", "widget": "textarea", "name": "q_project",
+         "label": "Describe a system you designed", "max_length": 600},
+    ]
+    runtime = Runtime(relay_home, SAMPLE_PROFILE)
+    events: list[dict[str, Any]] = []
+    runtime.emit = lambda event: events.append(event) is None
+
+    def fill(n: int) -> tuple[str, list[dict[str, Any]]]:
+        request = FillRequest.model_validate({
+            "url": "http://127.0.0.1/apply", "title": "Platform Engineer — Acme",
+            "frames": [{"fields": fields}], "stream": True})
+        plan = runtime.plan_fill(request, f"r-{n}")
+        run_id = plan["run_id"]
+        assert sorted(d["field_id"] for d in plan["decisions"] if d["asking"]) == ["f2", "f3"]
+        deadline = time.monotonic() + 60
+        mine: list[dict[str, Any]] = []
+        while {e["decision"]["field_id"] for e in mine} != {"f2", "f3"}:
+            assert time.monotonic() < deadline, events
+            time.sleep(0.05)
+            mine = [e for e in events if e["run_id"] == run_id]
+        runtime.record_applied(ApplyReport.model_validate({"run_id": run_id, "results": [
+            {"field_id": f["id"], "frame": "0", "status": "applied"} for f in fields]}), f"a-{n}")
+        return run_id, mine
+
+    def reported_calls(answers: list[dict[str, Any]]) -> int:
+        # What the extension reports: each job's largest running total, summed over its jobs.
+        jobs: dict[str, int] = {}
+        for event in answers:
+            job = event["llm"]["job"]
+            jobs[job] = max(jobs.get(job, 0), event["llm"]["calls"])
+        return sum(jobs.values())
+
+    first, answers = fill(1)
+    again, cached = fill(2)
+    runtime.close()
+    with Store.open(relay_home) as store:
+        rows = store.conn.execute(
+            "SELECT run_id, field_id, source, outcome FROM decisions ORDER BY run_id, seq"
+        ).fetchall()
+        history = {run["run_id"]: run for run in store.history()}
+        ledger = dict(store.conn.execute(
+            "SELECT run_id, count(*) FROM ledger GROUP BY run_id").fetchall())
+        audit = store.audit_entries(again)
+    for run_id in (first, again):
+        mine = [(f, s, o) for r, f, s, o in rows if r == run_id]
+        assert mine == [("f1", "profile", "applied"), ("f2", "llm", "applied"),
+                        ("f3", "llm", "applied")], mine
+        run = history[run_id]
+        assert run["counts"]["decisions"] == 3 and run["counts"]["source:llm"] == 2, run["counts"]
+    assert ledger.get(first) == 2 == history[first]["llm_calls"] == reported_calls(answers)
+    assert ledger.get(again, 0) == 0 == history[again]["llm_calls"] == reported_calls(cached)
+    calls = [e for e in audit if e["action"] == "model.call"]
+    assert len(calls) == 2 and all('"cached": true' in json.dumps(e["payload"]) for e in calls)

@@ -397,8 +397,7 @@ def _escalate(
         told.update(fresh)
         so_far = [new.get((d.frame, d.field_id), d) for d in decisions]
         on_settled([new[key] for key in fresh], {
-            "calls": sum(1 for c in caller.calls if not c.cached),
-            "cost_usd": round(sum(c.cost_usd for c in caller.calls), 8),
+            **usage_so_far(caller.calls),
             "status": (
                 _status(caller, so_far, refusals, len(candidates))
                 if caller.calls
@@ -521,6 +520,18 @@ def _escalate(
         refusals=refusals,
         asked=len(mapping) + len(open_qs),
     )
+
+
+def usage_so_far(calls: list[ModelCall]) -> dict[str, Any]:
+    """A model step's requests so far (answers from the cache reached no model) and what they
+    took: the running totals each group of outcomes is told."""
+    real = [c for c in calls if not c.cached]
+    return {
+        "calls": len(real),
+        "tokens_in": sum(c.tokens_in for c in real),
+        "tokens_out": sum(c.tokens_out for c in real),
+        "cost_usd": round(sum(c.cost_usd for c in real), 8),
+    }
 
 
 def _run_together(asks: list[Callable[[], None]]) -> None:

@@ -624,11 +624,13 @@ class Store:
         actor: str = "llm",
         status: str = "ok",
         error: str = "",
+        in_ledger: bool = True,
     ) -> bool:
         """One model call into the ledger and the audit log; a call id seen before is ignored
-        (returns False), so a retry never counts twice."""
+        (returns False), so a retry never counts twice. `in_ledger` False: the audit log only
+        (an answer from the cache)."""
         with transaction(self.conn):
-            added = ledger.record_call(
+            added = not in_ledger or ledger.record_call(
                 self.conn, call_id=call_id, run_id=run_id, model=model, tier=tier,
                 tokens_in=tokens_in, tokens_out=tokens_out, cost_cents=cost_cents, at=at,
             )
