@@ -326,7 +326,7 @@ def test_a_streamed_fill_keeps_one_row_per_field_and_its_calls_agree_with_the_le
                        "RELAY_MODEL_GENERAL": "openai/general-model",
                        "RELAY_MODEL_HEAVY": ""}.items():
         monkeypatch.setenv(key, value)
-    fields = [
+    fields: list[dict[str, Any]] = [
         {"id": "f1", "widget": "text", "name": "first_name", "label": "First name"},
         {"id": "f2", "widget": "text", "name": "q_broker",
          "label": "Which message broker have you run in production?"},
@@ -335,7 +335,12 @@ def test_a_streamed_fill_keeps_one_row_per_field_and_its_calls_agree_with_the_le
     ]
     runtime = Runtime(relay_home, SAMPLE_PROFILE)
     events: list[dict[str, Any]] = []
-    runtime.emit = lambda event: events.append(event) is None
+
+    def emit(event: dict[str, Any]) -> bool:
+        events.append(event)
+        return True
+
+    runtime.emit = emit
 
     def fill(n: int) -> tuple[str, list[dict[str, Any]]]:
         request = FillRequest.model_validate({
@@ -370,8 +375,9 @@ def test_a_streamed_fill_keeps_one_row_per_field_and_its_calls_agree_with_the_le
             "SELECT run_id, field_id, source, outcome FROM decisions ORDER BY run_id, seq"
         ).fetchall()
         history = {run["run_id"]: run for run in store.history()}
-        ledger = dict(store.conn.execute(
-            "SELECT run_id, count(*) FROM ledger GROUP BY run_id").fetchall())
+        ledger: dict[str, int] = {
+            str(run_id): int(str(n)) for run_id, n in store.conn.execute(
+                "SELECT run_id, count(*) FROM ledger GROUP BY run_id").fetchall()}
         audit = store.audit_entries(again)
     for run_id in (first, again):
         mine = [(f, s, o) for r, f, s, o in rows if r == run_id]

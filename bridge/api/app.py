@@ -76,7 +76,8 @@ async def request_type(request: web.Request) -> web.Response:
     if kind in narrow.EXTENSION_ONLY:
         raise RelayError(
             ErrorCode.UNKNOWN_TYPE,
-            f"{kind!r} is the extension's own report and is not offered over HTTP",
+            f"{kind!r} is the extension's own (what a page did, or the person's say-so) and is"
+            " not offered over HTTP",
         )
     key = request.headers.get("Idempotency-Key")
     if key is not None and not KEY_PATTERN.fullmatch(key):

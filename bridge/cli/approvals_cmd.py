@@ -75,27 +75,16 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_decide(args: argparse.Namespace) -> int:
-    from bridge.doors import call
+    from bridge.approvals import decide
     from bridge.runtime import Runtime
 
     runtime = Runtime(door="cli")
     try:
-        store = runtime.store()
-        row = store.approval(args.id)
-        if row["status"] != "pending":
-            return _fail(f"approval #{args.id} was {row['status']} already")
-        if not args.approve:
-            store.decide_approval(args.id, "denied", {})
-            print(f"Denied #{args.id}; nothing was done.")
-            return 0
-        if row["payload"] is None:
-            return _fail(f"approval #{args.id} is encrypted and the key is missing")
-        result = call(runtime, row["kind"], row["payload"], f"approval:{args.id}",
-                      action=f"approve.{row['kind']}")
-        store.decide_approval(args.id, "approved", result)
+        decide(runtime, args.id, args.approve)
     except RelayError as exc:
         return _fail(exc.message)
     finally:
         runtime.close()
-    print(f"Approved #{args.id}: done.")
+    done = "Approved #{}: done." if args.approve else "Denied #{}; nothing was done."
+    print(done.format(args.id))
     return 0
