@@ -73,6 +73,7 @@ class LlmServer:
     script: Script = skip_all
     in_flight: int = 0
     most_in_flight: int = 0  # the most requests waiting for their reply at one moment
+    _generation: int = 0
     _loop: asyncio.AbstractEventLoop | None = None
     _runner: web.AppRunner | None = None
     _thread: threading.Thread | None = None
@@ -85,15 +86,20 @@ class LlmServer:
         self.requests.clear()
         self.raw_bodies.clear()
         self.script = script
+        # Requests of earlier tests still being answered (a client that timed out) count no more.
+        self._generation += 1
+        self.in_flight = 0
         self.most_in_flight = 0
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
+        generation = self._generation
         self.in_flight += 1
         self.most_in_flight = max(self.most_in_flight, self.in_flight)
         try:
             return await self._answer(request)
         finally:
-            self.in_flight -= 1
+            if generation == self._generation:
+                self.in_flight -= 1
 
     async def _answer(self, request: web.Request) -> web.StreamResponse:
         raw = await request.text()

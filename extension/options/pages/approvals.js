@@ -31,13 +31,18 @@ export function whenDecided(fn) {
 
 /** @param {any} item @param {boolean} approve */
 async function decide(item, approve) {
+  /** @type {["ok"|"bad", string]} */
+  let said;
   try {
     await ask("approval.decide", { approval_id: item.approval_id, approve });
-    tell(status, "ok", approve ? `Saved your answer to “${item.question}”.` : `Declined: nothing was saved for “${item.question}”.`);
+    said = ["ok", approve ? `Saved your answer to “${item.question}”.` : `Declined: nothing was saved for “${item.question}”.`];
   } catch (err) {
-    tell(status, "bad", `Could not ${approve ? "approve" : "decline"} it: ${reason(err)}`);
+    said = ["bad", `Could not ${approve ? "approve" : "decline"} it: ${reason(err)}`];
   }
-  await show(false);
+  // The list first, then the line that says what happened (it stays until the page is opened again).
+  await show();
+  tell(status, ...said);
+  section.hidden = false;
   await decided();
 }
 
@@ -54,14 +59,14 @@ function row(item) {
       el("button", { type: "button", class: "danger", text: "Deny", "aria-label": `Deny saving the answer to ${item.question}`, onclick: () => decide(item, false) }))));
 }
 
-/** Load what waits; the section shows only while something does. @param {boolean} [fresh] */
-export async function show(fresh = true) {
-  if (fresh) tell(status, "", "");
+/** Load what waits; the section shows only while something does. */
+export async function show() {
+  tell(status, "", "");
   try {
     const { approvals } = await ask("approvals.list", {});
     rows.replaceChildren(...approvals.map(row));
     if (!approvals.length) rows.append(el("tr", {}, el("td", { colspan: "4", class: "empty", text: "Nothing else waits for your approval." })));
-    section.hidden = !approvals.length && !status.textContent;
+    section.hidden = !approvals.length;
   } catch (err) {
     // A bridge without approvals (an older version) leaves the page as it was.
     section.hidden = true;
