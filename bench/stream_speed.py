@@ -147,8 +147,9 @@ def cold_phases(scratch: Path) -> None:
                    {"id": "f3", "widget": "text", "name": "q_broker",
                     "label": "Which message broker have you run in production?"}]}]}
     (scratch / "plan.json").write_text(json.dumps(request), encoding="utf-8")
-    env = {**os.environ, "RELAY_HOME": str(scratch / "cold-home"), "RELAY_MODEL_FAST": "",
-           "RELAY_MODEL_GENERAL": "", "RELAY_MODEL_HEAVY": ""}
+    # No model: a streamed plan would not wait for one, and this child has no port to stream.
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RELAY_LLM_", "RELAY_MODEL_"))}
+    env["RELAY_HOME"] = str(scratch / "cold-home")
     done = subprocess.run([sys.executable, "-c", COLD_PHASES, str(PROFILE),
                            str(scratch / "plan.json")], capture_output=True, text=True,
                           cwd=REPO, env=env, timeout=300, check=True)
