@@ -13,11 +13,11 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from bridge.clock import now_iso
 from bridge.forms import FieldDecision, FillPlan, FillRequest
 from bridge.protocol.errors import RelayError
 
@@ -87,16 +87,10 @@ class ModelStream:
         self.runtime = runtime
         self._lock = threading.Lock()
         self._running: set[str] = set()  # jobs being answered by this process
-        self._marks: dict[str, str] = {}  # job → since when its next group's calls count
+        self._given: dict[str, dict[str, Any]] = {}  # job → the totals its groups recorded
 
-    def start(
-        self, request_key: str, request: FillRequest, run_id: str, asked: list[FieldDecision]
-    ) -> None:
-        from bridge.store.texts import MODEL_JOB
-
-        name = job_name(request_key)
-        job = ModelJob(run_id=run_id, request=request, decisions=asked)
-        self.runtime.store().put_text(run_id, MODEL_JOB, name, job.model_dump_json())
+    def start(self, name: str, job: ModelJob) -> None:
+        """Ask the model about a job its plan stored (`Store.record_plan`'s `model_job`)."""
         self._run(name, job)
 
     def resume(self) -> int:
@@ -125,7 +119,7 @@ class ModelStream:
             if name in self._running:
                 return 0
             self._running.add(name)
-            self._marks[name] = now_iso()
+            self._given.pop(name, None)
         threading.Thread(
             target=self._answer, args=(name, job), name="relay-model-answers", daemon=True
         ).start()
@@ -151,14 +145,15 @@ class ModelStream:
             waiting = settled_keys(left)
             rest = [d for d in llm.decisions if (d.frame, d.field_id) in waiting]
             if rest:
-                deliver(rest, {"calls": llm.llm_calls, "cost_usd": llm.cost_usd,
-                               "status": llm.status})
+                from bridge.llm.escalate import usage_so_far
+
+                deliver(rest, {**usage_so_far(llm.calls), "status": llm.status})
         except Exception:
             log.exception("model answers for %s not finished; asked again next time", job.run_id)
         finally:
             with self._lock:
                 self._running.discard(name)
-                self._marks.pop(name, None)
+                self._given.pop(name, None)
 
     def _deliver(
         self,
@@ -178,18 +173,22 @@ class ModelStream:
             outcome = decision.model_copy(update={"asking": False})
             outcome.why = plain_reason(outcome)
             outcomes.append(outcome)
+        # The summary has the job's running totals (the event carries them); the group is
+        # recorded with its own share, what the job's requests took since its last group.
+        keys = ("calls", "tokens_in", "tokens_out", "cost_usd")
+        with self._lock:
+            given = self._given.get(name, dict.fromkeys(keys, 0))
+            self._given[name] = {k: summary.get(k, 0) for k in keys}
+        own = {k: summary.get(k, 0) - given[k] for k in keys}
         plan = FillPlan(
-            run_id=job.run_id, decisions=outcomes, llm_calls=int(summary["calls"]),
+            run_id=job.run_id, decisions=outcomes, llm_calls=int(own["calls"]),
             llm_cost_usd=float(summary["cost_usd"]), llm_status=str(summary["status"]),
         )
-        with self._lock:
-            since = self._marks.get(name, "")
-            self._marks[name] = now_iso()
-        usage = store.run_usage(job.run_id, since)
         remaining = job.model_copy(update={"decisions": left}).model_dump_json() if left else None
         record = store.record_model_answers(
             group_key(name, outcomes), name, plan, remaining=remaining,
-            tokens=(usage["tokens_in"], usage["tokens_out"]), cost_e4=usage["cost_e4"],
+            tokens=(int(own["tokens_in"]), int(own["tokens_out"])),
+            cost_e4=round(Decimal(repr(float(own["cost_usd"]))) * 1_000_000),
             actor=self.runtime.door,
         )
         emit = self.runtime.emit

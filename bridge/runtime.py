@@ -178,6 +178,9 @@ class Runtime:
 
             warm()  # the rules data and country tables take a moment to load
             self.profile()
+            from bridge.llm import load_config  # the model layer's own modules, not litellm
+
+            load_config()
         except Exception as exc:  # warm-up is an optimisation; the request path reports errors
             log.debug("warm-up skipped: %s", exc)
         try:
@@ -291,9 +294,16 @@ class Runtime:
         plan.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
         _capture(request, plan.run_id)
         check_reply_fits(plan.model_dump(mode="json"))  # refused before anything is stored
+        job = None
+        if asked:
+            from bridge.model_stream import ModelJob, job_name
+
+            job = (job_name(request_key),
+                   ModelJob(run_id=plan.run_id, request=request, decisions=asked))
         record = store.record_plan(
             request_key, request, plan, loaded, profile_name=profile_name,
             ats=detect_ats(request), actor=self.door,
+            model_job=None if job is None else (job[0], job[1].model_dump_json()),
         )
         # The reply carries every decision: it is the first sending of each delivery.
         store.mark_sent(record.deliveries)
@@ -301,8 +311,8 @@ class Runtime:
             # A plan asked for by a tool or an assistant is done once it is answered: it must
             # never be replayed into a page in the browser.
             store.ack(plan.run_id, seq)
-        if asked and not record.replayed:
-            self.model_stream.start(request_key, request, plan.run_id, asked)
+        if job is not None and not record.replayed:
+            self.model_stream.start(*job)
         self._planned.set()
         log.info("planned %s%s: %d fields, %d to apply", plan.run_id,
                  " (a later round)" if request.continues else "", len(decisions), seq)

@@ -39,8 +39,12 @@ class Reply:
     delay_s: float = 0.0
     tokens_in: int | None = None  # default: about a token per four characters of the request
     tokens_out: int | None = None
+    # Hold the reply until this many requests have arrived (at most HOLD_S): shows whether
+    # requests are sent together, without timing anything.
+    hold_for_requests: int = 0
 
 
+HOLD_S = 10.0
 Script = Callable[[dict[str, Any]], Reply]
 
 
@@ -67,6 +71,9 @@ class LlmServer:
     requests: list[dict[str, Any]] = field(default_factory=list)
     raw_bodies: list[str] = field(default_factory=list)
     script: Script = skip_all
+    in_flight: int = 0
+    most_in_flight: int = 0  # the most requests waiting for their reply at one moment
+    _generation: int = 0
     _loop: asyncio.AbstractEventLoop | None = None
     _runner: web.AppRunner | None = None
     _thread: threading.Thread | None = None
@@ -79,13 +86,31 @@ class LlmServer:
         self.requests.clear()
         self.raw_bodies.clear()
         self.script = script
+        # Requests of earlier tests still being answered (a client that timed out) count no more.
+        self._generation += 1
+        self.in_flight = 0
+        self.most_in_flight = 0
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
+        generation = self._generation
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            return await self._answer(request)
+        finally:
+            if generation == self._generation:
+                self.in_flight -= 1
+
+    async def _answer(self, request: web.Request) -> web.StreamResponse:
         raw = await request.text()
         self.raw_bodies.append(raw)
         body = json.loads(raw)
         self.requests.append(body)
         reply = self.script(body)
+        loop = asyncio.get_running_loop()
+        held_until = loop.time() + HOLD_S
+        while len(self.requests) < reply.hold_for_requests and loop.time() < held_until:
+            await asyncio.sleep(0.01)
         if reply.delay_s:
             await asyncio.sleep(reply.delay_s)
         if reply.status != 200:

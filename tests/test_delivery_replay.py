@@ -111,3 +111,43 @@ def test_applied_report_acknowledges_and_retries_write_nothing_twice(relay_home:
     later = BridgeProcess(env=env)
     assert events_after_hello(later, wait_s=1.5) == []
     later.close()
+
+
+def test_a_streamed_plan_is_stored_with_its_model_question(
+    relay_home: Path, monkeypatch: Any
+) -> None:
+    """The bridge dies the moment the streamed plan is stored: the model's question was stored
+    in the same transaction, so the next bridge asks it (nothing left waiting forever)."""
+    from bridge.forms import FillRequest
+    from bridge.model_stream import ModelStream
+    from bridge.runtime import Runtime
+    from bridge.store import Store
+
+    monkeypatch.setenv("RELAY_MODEL_FAST", "openai/fast-model")
+    monkeypatch.setenv("RELAY_LLM_API_KEY", "sk-test-not-a-real-key")
+    monkeypatch.setenv("RELAY_LLM_API_BASE", "http://127.0.0.1:9/v1")  # never reached
+
+    class Crash(BaseException):
+        """The process ending right after the plan's transaction committed."""
+
+    real = Store.record_plan
+
+    def record_then_die(self: Store, *args: Any, **kwargs: Any) -> Any:
+        real(self, *args, **kwargs)
+        raise Crash
+
+    monkeypatch.setattr(Store, "record_plan", record_then_die)
+    monkeypatch.setattr(ModelStream, "_run", lambda self, name, job: 0)  # no model thread
+    runtime = Runtime(relay_home, SAMPLE_PROFILE)
+    runtime.emit = lambda event: True
+    request = FillRequest.model_validate({**PLAN, "stream": True})
+    try:
+        runtime.plan_fill(request, "r-crash")
+    except Crash:
+        pass
+    runtime.close()
+    with Store.open(relay_home) as store:
+        (run,) = store.history()
+        jobs = store.model_jobs()
+    assert [run_id for run_id, _, _ in jobs] == [run["run_id"]], jobs
+    assert "favourite_colour" in jobs[0][2]

@@ -34,8 +34,13 @@ Session = tuple[RelayBrowser, StaticServer, Path]
 
 
 @pytest.fixture(scope="module")
-def session(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[Session]:
-    home: Path = tmp_path_factory.mktemp("relay-home-console")
+def console_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("relay-home-console")
+
+
+@pytest.fixture(scope="module")
+def session(console_home: Path, chromium: str) -> Iterator[Session]:
+    home = console_home
     # No profile file: the bridge fills from its store, which starts empty, as for a new person.
     with StaticServer(FIXTURES) as server, relay_browser(None, home=home) as browser:
         yield browser, server, home
@@ -473,4 +478,51 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     # After all that, the extension's own storage holds settings only; the data is the bridge's.
     keys = console.evaluate("async () => Object.keys(await chrome.storage.local.get(null))")
     assert set(keys) <= {"autoFillNewFields", "sites", "relay.sites"}, keys
+    console.close()
+
+
+def test_answers_the_assistant_asked_to_save_wait_for_the_persons_approval(
+    session: Session, console_home: Path,
+) -> None:
+    """`relay mcp`'s save_answer waits as a pending approval; the console's Saved answers page
+    shows what would be saved, and the person approves one (saved) and denies the other (not)."""
+    from bridge.learn.models import AnswerSave, Question
+    from bridge.store import Store
+
+    browser, _, _ = session
+    asked = {"What notice period do you have?": "Four weeks",
+             "Which team would you like to join?": "Payments"}
+    with Store.open(console_home) as store:
+        ids = {question: store.ask_approval("answer.save", "mcp.save_answer", AnswerSave(
+            question=Question(label=question), value=value).model_dump(mode="json"))
+               for question, value in asked.items()}
+    console = open_console(browser)
+    go(console, "answers-page")
+    waiting = console.locator("#approvals:not([hidden]) tr[data-approval]")
+    waiting.nth(1).wait_for()
+    shown = {waiting.nth(i).locator("td").nth(0).inner_text():
+             waiting.nth(i).locator("td").nth(1).inner_text() for i in range(waiting.count())}
+    assert {q.splitlines()[0]: v for q, v in shown.items()} == asked
+    assert axe_violations(console) == []
+
+    notice, team = asked
+    console.get_by_role("button", name=f"Approve saving the answer to {notice}").click()
+    console.wait_for_selector("#approvals [role=status]:has-text('Saved your answer')")
+    console.wait_for_function(
+        "() => [...document.querySelectorAll('#answers-table input')]"
+        ".some((i) => i.value === 'Four weeks')")
+    console.get_by_role("button", name=f"Deny saving the answer to {team}").click()
+    console.wait_for_selector("#approvals [role=status]:has-text('nothing was saved')")
+    assert console.locator("#approvals tr[data-approval]").count() == 0
+    with Store.open(console_home) as store:
+        status = {row["approval_id"]: row["status"] for row in store.approvals()}
+        saved = [a["value"] for a in store.saved_answers("", 100)]
+        actions = [e["action"] for e in store.audit_entries()]
+    assert (status[ids[notice]], status[ids[team]]) == ("approved", "denied")
+    assert "Four weeks" in saved and "Payments" not in saved
+    assert "bridge.approve.answer.save" in actions
+    # A tool cannot approve its own request: the HTTP door does not offer the decision.
+    from bridge.api.narrow import offered
+
+    assert not offered("approval.decide") and not offered("approvals.list")
     console.close()

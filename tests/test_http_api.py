@@ -240,8 +240,10 @@ def test_serve_refuses_a_non_loopback_address(tmp_path: Path) -> None:
 def test_the_extensions_reports_are_not_offered_and_plans_leave_self_identification_out(
     api: Api,
 ) -> None:
-    # What the page did and what the browser acknowledged only the extension can say.
-    for kind in ["fill.applied", "fill.ack", "fill.blocked", "application.submitted"]:
+    # What the page did and what the browser acknowledged only the extension can say; what an
+    # assistant asked only the person approves (a tool could otherwise approve its own).
+    for kind in ["fill.applied", "fill.ack", "fill.blocked", "application.submitted",
+                 "approvals.list", "approval.decide"]:
         status, body, _ = api.call("POST", f"/v1/{kind}", {"run_id": "run-x", "up_to_seq": 1})
         assert (status, body["error"]["code"]) == (404, "E_UNKNOWN_TYPE"), (kind, body)
         assert "extension" in body["error"]["message"]

@@ -16,7 +16,11 @@ EXTENSION = "bridge"  # the extension's native port (Runtime's door name)
 CLI = "cli"
 
 EXTENSION_ONLY = frozenset({"fill.applied", "fill.ack", "fill.blocked", "application.submitted"})
-PERSON_ONLY = frozenset({"settings.set", "key.set", "encryption.set", "profile.delete"})
+PERSON_ONLY = frozenset({
+    "settings.set", "key.set", "encryption.set", "profile.delete",
+    # an assistant waits on these approvals: only the person decides them
+    "approvals.list", "approval.decide",
+})
 
 
 def allowed(kind: str, door: str) -> bool:
@@ -35,5 +39,5 @@ def check(kind: str, door: str) -> None:
         why = f"{kind!r} is the extension's own report and is not offered through {door!r}"
     else:
         why = (f"{kind!r} changes what only you decide (settings, keys, encryption, deleting a"
-               f" profile): use the Relay console or the relay command, not {door!r}")
+               f" profile, approvals): use the Relay console or the relay command, not {door!r}")
     raise RelayError(ErrorCode.UNKNOWN_TYPE, why)

@@ -56,6 +56,8 @@ ACTIONS: dict[str, str] = {
     "documents.list": "bridge.actions.documents_list",
     "document.add": "bridge.actions.document_add",
     "document.choose": "bridge.actions.document_choose",
+    "approvals.list": "bridge.actions.approvals_list",
+    "approval.decide": "bridge.actions.approval_decide",
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bridge.cli.output import fail, open_store, print_json
+from bridge.cli.output import open_store, print_json
 
 JSON_VERSION = 1
 
@@ -62,25 +62,14 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_decide(args: argparse.Namespace) -> int:
-    from bridge.doors import call
+    from bridge.approvals import decide
     from bridge.runtime import Runtime
 
     runtime = Runtime(door="cli")
     try:
-        store = runtime.store()
-        row = store.approval(args.id)
-        if row["status"] != "pending":
-            return fail(f"approval #{args.id} was {row['status']} already")
-        if not args.approve:
-            store.decide_approval(args.id, "denied", {})
-            print(f"Denied #{args.id}; nothing was done.")
-            return 0
-        if row["payload"] is None:
-            return fail(f"approval #{args.id} is encrypted and the key is missing")
-        result = call(runtime, row["kind"], row["payload"], f"approval:{args.id}",
-                      action=f"approve.{row['kind']}")
-        store.decide_approval(args.id, "approved", result)
+        decide(runtime, args.id, args.approve)
     finally:
         runtime.close()
-    print(f"Approved #{args.id}: done.")
+    done = "Approved #{}: done." if args.approve else "Denied #{}; nothing was done."
+    print(done.format(args.id))
     return 0

@@ -1,12 +1,14 @@
 """The model step of a fill, after the rules engine: what rules and saved answers left open goes to
-the model (one fast-tier request for unknown fields, one general-tier request for open questions),
-and every answer is checked before it reaches the plan.
+the model (one fast-tier request for unknown fields, one general-tier request for open questions,
+sent at once), and every answer is checked before it reaches the plan.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -386,6 +388,7 @@ def _escalate(
     by_qid = {q.qid: q for q in [*mapping, *open_qs]}
     decision_of = {(d.frame, d.field_id): d for d in candidates}
     told: set[tuple[str, str]] = set()
+    settling = threading.Lock()  # the two requests settle their answers one at a time
 
     def tell() -> None:
         fresh = [key for key in new if key not in told]
@@ -394,8 +397,7 @@ def _escalate(
         told.update(fresh)
         so_far = [new.get((d.frame, d.field_id), d) for d in decisions]
         on_settled([new[key] for key in fresh], {
-            "calls": sum(1 for c in caller.calls if not c.cached),
-            "cost_usd": round(sum(c.cost_usd for c in caller.calls), 8),
+            **usage_so_far(caller.calls),
             "status": (
                 _status(caller, so_far, refusals, len(candidates))
                 if caller.calls
@@ -455,9 +457,11 @@ def _escalate(
             new[key] = decision_of[key].model_copy(update={"reason": note[:500]})
 
     tell()  # saved answers need no model
+    asks: list[Callable[[], None]] = []
     if mapping:
-        settle(
-            _run_questions(
+
+        def ask_mapping() -> None:
+            results = _run_questions(
                 ctx,
                 mapping,
                 tier=Tier.FAST,
@@ -465,11 +469,12 @@ def _escalate(
                 build=lambda qs, fb: mapping_messages(qs, ctx.facts, ctx.resume_sent, fb),
                 long_form=False,
                 extra_names=[],
-            ),
-            draft=False,
-            tier=Tier.FAST,
-        )
-        tell()
+            )
+            with settling:
+                settle(results, draft=False, tier=Tier.FAST)
+                tell()
+
+        asks.append(ask_mapping)
     if open_qs:
         long_draft = any(
             (q.field.max_length or 0) > LONG_DRAFT_CHARS or "cover letter" in q.field.label.lower()
@@ -487,8 +492,9 @@ def _escalate(
         # A draft may name the employer and the job from the page title and address; names
         # from the posting's body or labels are not enough (a planted "you worked at Google").
         names = [request.title, urlsplit(request.url).hostname or ""]
-        settle(
-            _run_questions(
+
+        def ask_drafting() -> None:
+            results = _run_questions(
                 ctx,
                 open_qs,
                 tier=tier,
@@ -496,11 +502,13 @@ def _escalate(
                 build=lambda qs, fb: drafting_messages(qs, draft_facts, ctx.resume_sent, job, fb),
                 long_form=True,
                 extra_names=names,
-            ),
-            draft=True,
-            tier=tier,
-        )
-        tell()
+            )
+            with settling:
+                settle(results, draft=True, tier=tier)
+                tell()
+
+        asks.append(ask_drafting)
+    _run_together(asks)
 
     out = [new.get((d.frame, d.field_id), d) for d in decisions]
     return EscalationResult(
@@ -512,6 +520,31 @@ def _escalate(
         refusals=refusals,
         asked=len(mapping) + len(open_qs),
     )
+
+
+def usage_so_far(calls: list[ModelCall]) -> dict[str, Any]:
+    """A model step's requests so far (answers from the cache reached no model) and what they
+    took: the running totals each group of outcomes is told."""
+    real = [c for c in calls if not c.cached]
+    return {
+        "calls": len(real),
+        "tokens_in": sum(c.tokens_in for c in real),
+        "tokens_out": sum(c.tokens_out for c in real),
+        "cost_usd": round(sum(c.cost_usd for c in real), 8),
+    }
+
+
+def _run_together(asks: list[Callable[[], None]]) -> None:
+    """The field answers and the draft are asked at once, so the last answer comes about one
+    model latency after the first (the caller reserves each request's cost before it is sent);
+    an error in either comes out here."""
+    if len(asks) < 2:
+        for ask in asks:
+            ask()
+        return
+    with ThreadPoolExecutor(max_workers=len(asks), thread_name_prefix="relay-model-ask") as pool:
+        for future in [pool.submit(ask) for ask in asks]:
+            future.result()
 
 
 def _status(

@@ -9,17 +9,23 @@ the application and the page's own site holds none. Every other frame of another
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
-
-import tldextract
 
 from bridge.forms import FillRequest
 from bridge.rules import adapters as ad
 from bridge.rules.memo import text_cache
 
+if TYPE_CHECKING:
+    import tldextract
+
 
 @cache
 def _extract() -> tldextract.TLDExtract:
+    # Imported on first use: it brings an HTTP client along (a third of the engine's imports),
+    # and a page without frames never needs it.
+    import tldextract
+
     # The public-suffix snapshot inside the package: nothing is fetched, nothing is cached on disk.
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
@@ -45,6 +51,8 @@ def foreign_frames(request: FillRequest, application_frames: set[str]) -> dict[s
     `application_frames` are the frames holding fields that only an application asks (a resume,
     work authorization, sponsorship, …)."""
     urls = {frame.frame: frame.url for frame in request.frames}
+    if not set(urls) - {"0"}:
+        return {}  # the page alone: no frame of another site to leave
     home = site_of(urls.get("0") or request.url)
     if not home:
         return {}

@@ -43,15 +43,15 @@ def spent_e4_since(conn: apsw.Connection, since: str) -> int:
 
 
 def run_usage(conn: apsw.Connection, run_id: str, since: str) -> dict[str, int]:
-    """Tokens and cost of a run's model calls made at or after `since`."""
+    """Calls, tokens and cost of a run's model calls made at or after `since`."""
     row = query(
         conn,
-        "SELECT coalesce(sum(tokens_in), 0) AS tokens_in, coalesce(sum(tokens_out), 0)"
-        " AS tokens_out, coalesce(sum(cost_e4), 0) AS cost_e4 FROM ledger"
-        " WHERE run_id = ? AND at >= ?",
+        "SELECT count(*) AS calls, coalesce(sum(tokens_in), 0) AS tokens_in,"
+        " coalesce(sum(tokens_out), 0) AS tokens_out, coalesce(sum(cost_e4), 0) AS cost_e4"
+        " FROM ledger WHERE run_id = ? AND at >= ?",
         (run_id, since),
     )[0]
-    return {key: int(row[key]) for key in ("tokens_in", "tokens_out", "cost_e4")}
+    return {key: int(row[key]) for key in ("calls", "tokens_in", "tokens_out", "cost_e4")}
 
 
 def run_cost_e4(conn: apsw.Connection, run_id: str) -> int:

@@ -36,6 +36,9 @@ class StoreLlmLedger:
         self.answer_type = answer_type  # bridge.llm.ledger.CachedAnswer
 
     def record_call(self, call: Any) -> None:
+        """A model request into the ledger and the audit log. An answer from the cache reached
+        no model and cost nothing: audited, not a ledger row (the ledger's calls are the
+        requests a Fill's report counts)."""
         dumped = call.model_dump(mode="json")
         # The call has no id of its own; its full content (time to the microsecond included)
         # names it, so recording the same call object twice counts it once.
@@ -43,6 +46,7 @@ class StoreLlmLedger:
             json.dumps(dumped, sort_keys=True).encode("utf-8")
         ).hexdigest()[:24]
         self.store.record_model_call(
+            in_ledger=not call.cached,
             call_id=call_id,
             run_id=call.run_id or None,
             model=call.model,

@@ -78,10 +78,19 @@ def insert_run(
 def insert_decisions(
     conn: apsw.Connection, run_id: str, decisions: list[FieldDecision], cipher: Cipher | None
 ) -> None:
-    """Append decisions to a run, after the ones it has (a Fill's later rounds add theirs)."""
+    """Add decisions to a run: one row per field, the last decision wins. A field decided
+    again (a later round, the model's answer to a field the plan marked "asking") takes its
+    row's place, with no outcome yet; a new field goes after the run's rows."""
     last = int(scalar(conn, "SELECT coalesce(max(seq), 0) FROM decisions WHERE run_id = ?",
                       (run_id,)))
-    for seq, decision in enumerate(decisions, start=last + 1):
+    for decision in decisions:
+        had = scalar(
+            conn, "SELECT seq FROM decisions WHERE run_id = ? AND frame = ? AND field_id = ?"
+            " ORDER BY seq LIMIT 1", (run_id, decision.frame, decision.field_id),
+        )
+        if had is None:
+            last += 1
+        seq = last if had is None else int(had)
         value = dumps(
             {"value": decision.value, "values": decision.values, "checked": decision.checked}
         )
@@ -89,8 +98,8 @@ def insert_decisions(
             cipher, value, _decision_context(run_id, seq), decision.source is Source.LLM
         )
         conn.execute(
-            "INSERT INTO decisions(run_id, seq, field_id, frame, locator, label, key, action,"
-            " value, sealed, file_name, source, confidence, status, reason)"
+            "INSERT OR REPLACE INTO decisions(run_id, seq, field_id, frame, locator, label, key,"
+            " action, value, sealed, file_name, source, confidence, status, reason)"
             " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 run_id,
@@ -216,8 +225,8 @@ def source_counts(items: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def last_per_field(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One decision per field: a Fill's later round decides a field again (its list got options,
-    it was enabled) and that later decision is the one that counts. Fields keep their place."""
+    """One decision per field, the latest: runs stored before a field decided again took its
+    own row's place have a row per decision. Fields keep their place."""
     latest: dict[tuple[str, str], dict[str, Any]] = {}
     for item in items:
         latest[(str(item.get("frame", "")), str(item.get("field_id", "")))] = item

@@ -264,10 +264,13 @@ class Store:
         started_at: str | None = None,
         deliveries: list[tuple[str, dict[str, Any]]] | None = None,
         actor: str = "bridge",
+        model_job: tuple[str, str] | None = None,
     ) -> PlanRecord:
-        """Store a planned run, its decisions, its deliveries, the page text, an audit entry and
-        the answer to `request_id`, in one transaction. A request id answered before returns the
-        first answer and writes nothing."""
+        """Store a planned run, its decisions, its deliveries, the page text, the model's
+        question of a streamed plan (`model_job`: name and body), an audit entry and the answer
+        to `request_id`, in one transaction: a plan is never stored without the question its
+        model answers wait on. A request id answered before returns the first answer and
+        writes nothing."""
         cipher = self._current_cipher()
         with transaction(self.conn):
             first = idempotency.answered(self.conn, request_id, cipher)
@@ -296,6 +299,8 @@ class Store:
                 if decision.source is Source.LLM and decision.value:
                     texts.put(self.conn, plan.run_id, texts.DRAFT,
                               f"{decision.frame}:{decision.field_id}", decision.value, cipher)
+            if model_job is not None:
+                texts.put(self.conn, plan.run_id, texts.MODEL_JOB, *model_job, cipher)
             items = outbox.plan_deliveries(plan) if deliveries is None else deliveries
             queued = outbox.enqueue(self.conn, plan.run_id, items, cipher)
             tokens_in, tokens_out = ledger.run_tokens(self.conn, plan.run_id)
@@ -636,11 +641,13 @@ class Store:
         actor: str = "llm",
         status: str = "ok",
         error: str = "",
+        in_ledger: bool = True,
     ) -> bool:
         """One model call into the ledger and the audit log; a call id seen before is ignored
-        (returns False), so a retry never counts twice."""
+        (returns False), so a retry never counts twice. `in_ledger` False: the audit log only
+        (an answer from the cache)."""
         with transaction(self.conn):
-            added = ledger.record_call(
+            added = not in_ledger or ledger.record_call(
                 self.conn, call_id=call_id, run_id=run_id, model=model, tier=tier,
                 tokens_in=tokens_in, tokens_out=tokens_out, cost_cents=cost_cents, at=at,
             )

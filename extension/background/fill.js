@@ -44,7 +44,7 @@ const ROUNDS_MS = 5_000;
  */
 
 /**
- * @param {{request: (type: string, payload?: Record<string, unknown>, options?: {timeoutMs?: number}) => Promise<any>}} port
+ * @param {{request: (type: string, payload?: Record<string, unknown>, options?: {timeoutMs?: number}) => Promise<any>, connect: () => Promise<unknown>}} port
  * @param {import("./deliveries.js").Deliveries} deliveries  run bookkeeping for replays
  * @param {ReturnType<typeof import("./submit-guard.js").createSubmitGuard>} guard
  * @param {ReturnType<typeof import("./stream.js").createStream>} [stream]  the model's answers,
@@ -179,6 +179,9 @@ export function createFill(port, deliveries, guard, stream) {
    */
   async function planFor(tab, options, outcome, t0, applying = false) {
     const tabId = /** @type {number} */ (tab.id);
+    // A bridge that is not running yet starts now and warms up (rules, profile) while the page
+    // is waited for and read, instead of after; a failure shows on the plan's request.
+    port.connect().catch(() => undefined);
     const arrival = await awaitApplication(tabId);
     outcome.timings_ms.wait = arrival.waited_ms;
     if (arrival.reason === "bound") {

@@ -120,7 +120,7 @@ const CONSOLE_TYPES = new Set([
   "answers.list", "answers.update", "answers.delete",
   "applications.list", "application.get", "application.update",
   "spending.get", "settings.set", "key.set", "model.test", "activity.list",
-  "encryption.status", "encryption.set",
+  "encryption.status", "encryption.set", "approvals.list", "approval.decide",
 ]);
 // The side panel switches profile and resume for the job in its tab, and nothing else.
 const PANEL_URL = chrome.runtime.getURL("sidepanel/");

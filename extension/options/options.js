@@ -10,6 +10,7 @@ import { buildQuestions, questionProblems, questionsPatch, showQuestions } from 
 import { startNav } from "./nav.js";
 import * as activity from "./pages/activity.js";
 import * as answers from "./pages/answers.js";
+import * as approvals from "./pages/approvals.js";
 import * as applications from "./pages/applications.js";
 import * as profiles from "./pages/profiles.js";
 import * as settingsPage from "./pages/settings.js";
@@ -350,9 +351,10 @@ async function load() {
     await refreshStatus();
   });
   await refreshStatus();
+  approvals.whenDecided(answers.show);
   await startNav({
     "profile-page": { show: refreshProfiles },
-    "answers-page": answers,
+    "answers-page": { show: async () => { await Promise.all([approvals.show(), answers.show()]); } },
     "applications-page": applications,
     "spending-page": spending,
     "activity-page": activity,
