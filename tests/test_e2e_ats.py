@@ -42,6 +42,7 @@ MIN_STEP_REACHED = {
     # name), and a yes/no question in a text box may follow a preamble sentence.
     "jobvite": 2, "smartrecruiters": 2, "taleo": 4, "workday": 7,
     "oracle-cx": 4, "smartrecruiters-ca": 2, "successfactors-de": 2, "workday-wizard": 7,
+    "phenom-fr": 5,
 }
 
 
@@ -49,7 +50,8 @@ MIN_STEP_REACHED = {
 # without an adapter are recorded with no ATS.
 ADAPTER_OF = {
     "taleo": "oracle", "personio": "", "welcome-to-the-jungle": "",
-    "jazzhr": "", "successfactors": "",
+    "jazzhr": "", "successfactors": "", "breezy": "", "dover": "", "eightfold": "", "phenom": "",
+    "pinpoint": "", "rippling": "",
 }
 
 
