@@ -727,14 +727,27 @@ function repeatBlock(el) {
   // Blocks name their controls alike (employments[][title]) or number their ids with a small
   // index (title--0); long numbers are question ids (question_8581806008), not blocks.
   const shapeOf = (/** @type {string} */ id) => (/\d{3,}/.test(id) ? "" : id.replace(/\d+/g, "#"));
-  const idShape = el.id ? shapeOf(el.id) : "";
+  // A control drawn inside a web component (SmartRecruiters' spl-checkbox) is known by its host's id.
+  const root = el.getRootNode();
+  const ownId = el.id || (root instanceof ShadowRoot ? root.host.id : "");
+  const idShape = ownId ? shapeOf(ownId) : "";
   if (!name && !idShape.includes("#")) return "";
+  // Blocks that number their names (positions[1][title], positions[2][title]) hold one of a shape.
+  const nameShape = name ? shapeOf(name) : "";
   /** @param {Element} block */
   const holdsOne = (block) => (name
     ? block.querySelector(`[name="${CSS.escape(name)}"]`) !== null
+      || (nameShape.includes("#") && [...block.querySelectorAll("[name]")].some((e) => shapeOf(e.getAttribute("name") ?? "") === nameShape))
     : [...block.querySelectorAll("[id]")].some((e) => shapeOf(e.id) === idShape));
-  let anc = el.parentElement;
-  for (let depth = 0; anc && depth < 8 && !/^(FORM|BODY)$/.test(anc.tagName); depth += 1, anc = anc.parentElement) {
+  // Out of a web component's shadow root to its host: the blocks are in the page around it.
+  /** @param {Element} node */
+  const up = (node) => {
+    if (node.parentElement) return node.parentElement;
+    const root = node.getRootNode();
+    return root instanceof ShadowRoot ? root.host : null;
+  };
+  let anc = up(el);
+  for (let depth = 0; anc && depth < 8 && !/^(FORM|BODY)$/.test(anc.tagName); depth += 1, anc = up(anc)) {
     const shape = typeof anc.className === "string" ? anc.className.trim() : "";
     const parent = anc.parentElement;
     if (!shape || !parent) continue;
