@@ -177,3 +177,40 @@ def test_a_block_on_a_page_that_is_no_application_is_not_the_persons_job() -> No
         url="https://shop.example.com/account/signup", title="Create an account",
     )[0]
     assert d.value == "", d.reason
+
+
+def test_a_blocks_bare_from_and_to_are_its_dates_in_every_language() -> None:
+    # Breezy, Phenom, SmartRecruiters: "Desde (mm/aaaa)", "Date de fin", "From (MM/YYYY)" inside
+    # the blocks of an employment or education heading are that block's start and end.
+    ds = run(
+        field("Puesto", section="Experiencia laboral", attrs={"block": "job:0"}),
+        field("Desde (mm/aaaa)", section="Experiencia laboral", attrs={"block": "job:0"}),
+        field("Trabajo aquí actualmente", "checkbox", section="Experiencia laboral",
+              attrs={"block": "job:0"}),
+        field("Puesto", section="Experiencia laboral", attrs={"block": "job:1"}),
+        field("Date de fin (mm/aaaa)", section="Expérience professionnelle",
+              attrs={"block": "job:1"}),
+        field("Poste actuel", "checkbox", section="Expérience professionnelle",
+              attrs={"block": "job:1"}),
+        field("Año de finalización (aaaa)", section="Formación"),
+    )
+    assert [d.value for d in ds[:2]] == ["Senior Backend Engineer", "03/2021"]
+    assert ds[2].action == Action.CHECK and ds[2].checked is True
+    assert ds[4].key == "work.end" and ds[4].value == "02/2021"
+    assert ds[5].key == "work.current" and ds[5].checked is False
+    assert ds[6].key == "edu.end" and ds[6].value == "2017"
+    # Outside such a heading a bare "From" or "To" says nothing.
+    assert one(field("To", section="Contact details")).key == ""
+
+
+def test_a_block_field_in_no_block_among_repeated_blocks_is_left() -> None:
+    # SmartRecruiters: an "I currently work here" box whose block cannot be told, beside two
+    # numbered blocks, was checked from the latest job for the second block (a wrong fill).
+    ds = run(
+        field("Title", attrs={"block": "entry:0"}),
+        field("Title", attrs={"block": "entry:1"}),
+        field("I currently work here", "checkbox"),
+    )
+    assert [d.value for d in ds[:2]] == ["Senior Backend Engineer", "Software Engineer"]
+    assert ds[2].status.value == "leave" and ds[2].checked is None
+

@@ -40,6 +40,8 @@ BLOCK_KEYS = frozenset({
     "edu.school", "edu.degree", "edu.field", "edu.gpa", "edu.start", "edu.end",
 })
 _ONCE_PER_BLOCK = frozenset({"work.company", "work.title", "edu.school", "edu.degree"})
+# Asked only of one entry's block (a company or a title may also be asked once, of the current job).
+_WITHIN_BLOCK = frozenset({"work.current", "work.start", "work.end", "edu.start", "edu.end"})
 SIGNED = ("name.", "start_date", "work.start", "edu.")  # what a signature block's fields look like
 _SIGNATURE_HEADINGS = re.compile(
     r"\b(signature|sign here|signed|e signature|attestation|unterschrift)\b"
@@ -103,6 +105,8 @@ def decide(
                 else:
                     unblocked[field.frame].add(cls.key)
         texts.append((field, ft, cls, never))
+    _unplaced_block_fields(texts, blocks, page)
+    for field, ft, cls, never in texts:
         if cls:
             page.frame_keys.setdefault(field.frame, set()).add(cls.key)
             if cls.key == "phone.country_code":
@@ -215,6 +219,23 @@ def warm_late() -> None:
     from bridge.rules.resolvers.names import parse_name
 
     parse_name("Ada Lovelace")
+
+
+def _unplaced_block_fields(
+    texts: list[tuple[FormField, FieldText, Classified | None, str | None]],
+    blocks: dict[tuple[str, str], list[str]],
+    page: Page,
+) -> None:
+    """A block's field (a "current job" box, a start date) that shows no block of its own while
+    its frame repeats that family's blocks: which entry it belongs to is a guess, so it is left."""
+    repeated = {
+        (frame, family.split(".", 1)[0]) for (frame, family), seen in blocks.items() if len(seen) > 1
+    }
+    for i, (field, ft, cls, never) in enumerate(texts):
+        if not cls or cls.key not in _WITHIN_BLOCK or (field.frame, field.id) in page.block_of:
+            continue
+        if (field.frame, cls.key.split(".", 1)[0]) in repeated:
+            texts[i] = (field, ft, None, never)
 
 
 def _block_index(ft: FieldText) -> str:
