@@ -214,3 +214,9 @@ def test_a_block_field_in_no_block_among_repeated_blocks_is_left() -> None:
     assert [d.value for d in ds[:2]] == ["Senior Backend Engineer", "Software Engineer"]
     assert ds[2].status.value == "leave" and ds[2].checked is None
 
+
+def test_a_professional_title_is_the_job_headline_not_a_degree() -> None:
+    # Workable (pt): "Título profissional" was answered with the degree ("Bachelor of Science").
+    for label in ("Título profissional", "Título profesional", "Titre professionnel"):
+        d = one(field(label))
+        assert d.key == "work.title" and d.value == "Senior Backend Engineer", label
