@@ -220,3 +220,13 @@ def test_a_professional_title_is_the_job_headline_not_a_degree() -> None:
     for label in ("Título profissional", "Título profesional", "Titre professionnel"):
         d = one(field(label))
         assert d.key == "work.title" and d.value == "Senior Backend Engineer", label
+
+
+def test_a_region_list_in_another_language_names_the_profiles_region() -> None:
+    # SuccessFactors and Eightfold (de) list US states as "Kalifornien"; Phenom (fr) "Californie".
+    for label, options in (
+        ("Bundesland / Bundesstaat", ["Bitte wählen", "Alabama", "Kalifornien", "Florida"]),
+        ("Région / État", ["Sélectionner", "Californie", "New York", "Texas"]),
+    ):
+        d = one(field(label, "select", options=options))
+        assert d.key == "address.region" and d.value == options[2 if label[0] == "B" else 1]

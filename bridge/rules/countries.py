@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gettext
 import re
 from functools import cache
 from typing import Any
@@ -171,13 +172,28 @@ def _subdivisions_get(**kwargs: str) -> Any:
 
 
 @cache
+def _region_translations() -> tuple[gettext.NullTranslations, ...]:
+    """pycountry's ISO 3166-2 name translations in the languages Relay reads."""
+    found = []
+    for lang in LANGS[1:]:
+        try:
+            found.append(gettext.translation("iso3166-2", pycountry.LOCALES_DIR, languages=[lang]))
+        except OSError:  # a language pycountry ships no region names for
+            continue
+    return tuple(found)
+
+
+@cache
 def subdivisions(country: str) -> dict[str, str]:
-    """Folded region name or short code → ISO 3166-2 code, for one country."""
+    """Folded region name (in each language Relay reads: "Kalifornien", "Californie") or short
+    code → ISO 3166-2 code, for one country."""
     out: dict[str, str] = {}
     for sub in _subdivisions_get(country_code=country.upper()) or []:
         out[fold(sub.name)] = sub.code
         out[fold(sub.code.split("-", 1)[1])] = sub.code
         out[fold(sub.code)] = sub.code
+        for names in _region_translations():
+            out.setdefault(fold(names.gettext(sub.name)), sub.code)
     return out
 
 
