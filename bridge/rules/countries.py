@@ -27,6 +27,9 @@ def country_names() -> dict[str, str]:
             name = territories.get(country.alpha_2)
             if name:
                 names.setdefault(fold(name), country.alpha_2)
+                if lang == "de":
+                    for variant in _declined(fold(name)):
+                        names.setdefault(variant, country.alpha_2)
     for country in pycountry.countries:
         for attr in ("name", "official_name", "common_name"):
             value = getattr(country, attr, None)
@@ -37,6 +40,27 @@ def country_names() -> dict[str, str]:
             names[fold(alias)] = code
     names.pop("", None)
     return names
+
+
+_ADJECTIVE = re.compile(r"^(\w{3,}?)(?:es|en|er|e)$")
+
+
+def _declined(name: str) -> list[str]:
+    """A German name's adjectives as a sentence declines them ("für das Vereinigte Königreich",
+    "in den Vereinigten Staaten", "in der Tschechischen Republik"): each word before the last
+    with the other endings."""
+    words = name.split()
+    if len(words) < 2:
+        return []
+    out = []
+    for ending in ("e", "en", "es", "er"):
+        declined = [
+            (m.group(1) + ending) if (m := _ADJECTIVE.match(w)) else w for w in words[:-1]
+        ]
+        variant = " ".join([*declined, words[-1]])
+        if variant != name:
+            out.append(variant)
+    return out
 
 
 @cache
