@@ -230,3 +230,18 @@ def test_a_region_list_in_another_language_names_the_profiles_region() -> None:
     ):
         d = one(field(label, "select", options=options))
         assert d.key == "address.region" and d.value == options[2 if label[0] == "B" else 1]
+
+
+def test_a_blocks_date_asked_in_parts_fills_each_part() -> None:
+    # Greenhouse (remix): "Start date month" / "Start date year" lists in each employment block.
+    ds = run(
+        field("Company name", attrs={"block": "job:0"}),
+        field("Start date month", "select", section="Employment", attrs={"block": "job:0"},
+              options=["Month", "January", "February", "March", "April"]),
+        field("Start date year", "select", section="Employment", attrs={"block": "job:0"},
+              options=["Year", "2020", "2021", "2022"]),
+        field("End date year", section="Education", attrs={"block": "school:0"}),
+        field("Fecha de inicio (mes)", "select", section="Experiencia", attrs={"block": "job:0"},
+              options=["Mes", "enero", "febrero", "marzo"]),
+    )
+    assert [d.value for d in ds] == ["Analytical Engines Inc", "March", "2021", "2017", "marzo"]

@@ -181,6 +181,7 @@ _BLOCK_TO = (
     ("date", "de", "fin"), ("au",), ("bis",), ("ende",), ("enddatum",), ("ate",),
     ("data", "de", "fim"), ("fim",), ("tot",), ("einddatum",), ("tot", "en", "met"),
 )
+_DATE_PARTS = frozenset({"month", "year", "mes", "ano", "mois", "annee", "monat", "jahr", "maand", "jaar"})
 _DATE_WIDGETS = frozenset({"text", "date", "date_text", "select", "spinbutton", "combobox"})
 
 
@@ -195,8 +196,10 @@ def _block_date(field: FormField, ft: FieldText) -> Classified | None:
     if not core or len(core) > 4:
         return None
     for end, table in ((False, _BLOCK_FROM), (True, _BLOCK_TO)):
-        # The whole label, so that "Start date month" (one part of a date) is not taken whole.
-        if core in table:
+        # The whole label, or the label and one part of the date ("Start date month"), which
+        # the renderer writes alone.
+        whole = core[:-1] if core[-1] in _DATE_PARTS else core
+        if whole in table:
             family = "edu" if school else "work"
             key = f"{family}.{'end' if end else 'start'}"
             return Classified(key, 0.8, f"patterns:label (a block's date under {' '.join(ft.section)})")
