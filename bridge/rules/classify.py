@@ -181,7 +181,9 @@ _BLOCK_TO = (
     ("date", "de", "fin"), ("au",), ("bis",), ("ende",), ("enddatum",), ("ate",),
     ("data", "de", "fim"), ("fim",), ("tot",), ("einddatum",), ("tot", "en", "met"),
 )
-_DATE_PARTS = frozenset({"month", "year", "mes", "ano", "mois", "annee", "monat", "jahr", "maand", "jaar"})
+_DATE_PARTS = frozenset(
+    {"month", "year", "mes", "ano", "mois", "annee", "monat", "jahr", "maand", "jaar"}
+)
 _DATE_WIDGETS = frozenset({"text", "date", "date_text", "select", "spinbutton", "combobox"})
 
 
@@ -202,7 +204,8 @@ def _block_date(field: FormField, ft: FieldText) -> Classified | None:
         if whole in table:
             family = "edu" if school else "work"
             key = f"{family}.{'end' if end else 'start'}"
-            return Classified(key, 0.8, f"patterns:label (a block's date under {' '.join(ft.section)})")
+            under = " ".join(ft.section)
+            return Classified(key, 0.8, f"patterns:label (a block's date under {under})")
     return None
 
 

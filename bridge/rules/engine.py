@@ -106,7 +106,7 @@ def decide(
                     unblocked[field.frame].add(cls.key)
         texts.append((field, ft, cls, never))
     _unplaced_block_fields(texts, blocks, page)
-    for field, ft, cls, never in texts:
+    for field, ft, cls, _never in texts:
         if cls:
             page.frame_keys.setdefault(field.frame, set()).add(cls.key)
             if cls.key == "phone.country_code":
@@ -229,7 +229,9 @@ def _unplaced_block_fields(
     """A block's field (a "current job" box, a start date) that shows no block of its own while
     its frame repeats that family's blocks: which entry it belongs to is a guess, so it is left."""
     repeated = {
-        (frame, family.split(".", 1)[0]) for (frame, family), seen in blocks.items() if len(seen) > 1
+        (frame, family.split(".", 1)[0])
+        for (frame, family), seen in blocks.items()
+        if len(seen) > 1
     }
     for i, (field, ft, cls, never) in enumerate(texts):
         if not cls or cls.key not in _WITHIN_BLOCK or (field.frame, field.id) in page.block_of:

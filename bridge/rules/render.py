@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from datetime import date
 from dataclasses import dataclass
 from dataclasses import field as dc_field
+from datetime import date
 from functools import cache
 
 from bridge.forms import Action, FieldOption, FormField, Widget
@@ -15,8 +15,8 @@ from bridge.rules.data import load_toml
 from bridge.rules.degrees import pick_degree
 from bridge.rules.features import CHOICE_WIDGETS, DATE_WIDGETS, FieldText, asks_yes_no
 from bridge.rules.formats import (
-    date_part,
     date_hint,
+    date_part,
     format_date,
     phone_for_field,
     phone_parts,

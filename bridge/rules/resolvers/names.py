@@ -109,7 +109,8 @@ def _salutation(ask: Ask) -> Result:
     only among the list's own plain forms, flagged for review; a text box, a gender the profile
     declines or does not give, or a list with no plain form is left to the person."""
     gender = eeo.category("gender", ask.lp.profile.application.eeo.get("gender") or "")
-    wanted = {"gender.female": "salutation.female", "gender.male": "salutation.male"}.get(gender or "")
+    plain = {"gender.female": "salutation.female", "gender.male": "salutation.male"}
+    wanted = plain.get(gender or "")
     if not wanted:
         return Missing("the profile has no salutation, and no gender it could be read from")
     options = real_options(ask.field.options)
