@@ -732,12 +732,10 @@ function repeatBlock(el) {
   const ownId = el.id || (root instanceof ShadowRoot ? root.host.id : "");
   const idShape = ownId ? shapeOf(ownId) : "";
   if (!name && !idShape.includes("#")) return "";
-  // Blocks that number their names (positions[1][title], positions[2][title]) hold one of a shape.
-  const nameShape = name ? shapeOf(name) : "";
+  // Numbered names (answers[3][text]) are not taken for blocks: question lists number theirs too.
   /** @param {Element} block */
   const holdsOne = (block) => (name
     ? block.querySelector(`[name="${CSS.escape(name)}"]`) !== null
-      || (nameShape.includes("#") && [...block.querySelectorAll("[name]")].some((e) => shapeOf(e.getAttribute("name") ?? "") === nameShape))
     : [...block.querySelectorAll("[id]")].some((e) => shapeOf(e.id) === idShape));
   // Out of a web component's shadow root to its host: the blocks are in the page around it.
   /** @param {Element} node */
