@@ -61,3 +61,24 @@ def test_canadas_employment_equity_questions() -> None:
         lp=lp,
     )
     assert [d.value for d in ds] == ["No", ""]
+
+
+def test_self_identification_and_everyday_questions_in_other_languages() -> None:
+    # JazzHR (es), Rippling (pt), Pinpoint (nl) asked these in their own words; all were left.
+    cases = [
+        ("Raza / origen étnico", ["Blanco", "Hispano", "Prefiero no responder"],
+         "Prefiero no responder"),
+        ("Condición de veterano", ["Soy un veterano protegido", "No soy un veterano protegido",
+                                   "Prefiero no responder"], "No soy un veterano protegido"),
+        ("Raça/cor (classificação do IBGE)", ["Branca", "Parda", "Preta", "Prefiro não informar"],
+         "Prefiro não informar"),
+        ("Você é uma pessoa com deficiência (PcD)?", ["Sim", "Não", "Prefiro não informar"],
+         "Prefiro não informar"),
+        ("Etnische achtergrond", ["Nederlands", "Europees", "Zeg ik liever niet"],
+         "Zeg ik liever niet"),
+        ("Como você soube desta vaga?", ["Site", "LinkedIn", "Indicação"], "LinkedIn"),
+        ("¿Estarías dispuesto/a a trasladarte a Madrid?", ["Sí", "No"], "Sí"),
+        ("Hoe goed spreek je Engels?", ["Basis", "Goed", "Vloeiend", "Moedertaal"], "Moedertaal"),
+    ]
+    for label, options, expected in cases:
+        assert one(field(label, "select", options=options)).value == expected, label
