@@ -23,7 +23,7 @@ from bridge.rules import adapters as ad
 from bridge.rules.answers import resolve
 from bridge.rules.classify import classify, never_reason
 from bridge.rules.clusters import outside_application, site_search
-from bridge.rules.features import CHOICE_WIDGETS, TEXT_WIDGETS, FieldText, field_text
+from bridge.rules.features import CHOICE_WIDGETS, TEXT_WIDGETS, FieldText, field_ids, field_text
 from bridge.rules.frames import foreign_frames
 from bridge.rules.model import Answer, Classified, Missing, Page, SavedLookup
 from bridge.rules.options import is_address_supplement, is_placeholder
@@ -52,8 +52,9 @@ FLAG_BAR = 0.5  # between the bars: fill and flag for review; below: leave and f
 
 def detect_ats(request: FillRequest) -> str:
     """The applicant-tracking system whose adapter recognises the page ("" when none)."""
-    fields = [field_text(field) for frame in request.frames for field in frame.fields]
-    active = ad.active([request.url, *(frame.url for frame in request.frames)], fields)
+    # The adapters read only the fields' ids: no need for the full texts here.
+    ids = [field_ids(field) for frame in request.frames for field in frame.fields]
+    active = ad.active([request.url, *(frame.url for frame in request.frames)], ids)
     return active[0].name if active else ""
 
 
@@ -67,7 +68,7 @@ def decide(
     # asked apart → national number; a second address line → split the street address).
     fields = [(field, field_text(field)) for frame in request.frames for field in frame.fields]
     urls = [request.url, *(frame.url for frame in request.frames)]
-    active = ad.active(urls, [ft for _f, ft in fields])
+    active = ad.active(urls, [ft.ids for _f, ft in fields])
     page.adapters = tuple(a.name for a in active)
     texts: list[tuple[FormField, FieldText, Classified | None, str | None]] = []
     blocks: dict[tuple[str, str], list[str]] = {}
