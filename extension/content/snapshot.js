@@ -355,12 +355,35 @@ function isDecorativeChoice(el) {
 // --- fields ------------------------------------------------------------------------------------
 
 /**
+ * The name of the group a control sits in: a role=group by its aria-labelledby / aria-label, or a
+ * fieldset by its legend; "" when none is near.
+ * @param {Element} el
+ */
+function groupNameOf(el) {
+  let cur = el.parentElement;
+  for (let depth = 0; cur && depth < 5 && cur !== document.body; depth += 1, cur = cur.parentElement) {
+    if (!cur.matches("[role=group], fieldset")) continue;
+    const ids = (cur.getAttribute("aria-labelledby") ?? "").split(/\s+/).filter(Boolean);
+    const root = /** @type {Document | ShadowRoot} */ (cur.getRootNode());
+    const named = ids.map((id) => root.getElementById?.(id)?.textContent ?? "").join(" ")
+      || cur.getAttribute("aria-label")
+      || [...cur.children].find((c) => c.tagName === "LEGEND")?.textContent
+      || "";
+    return cap(norm(named), 150);
+  }
+  return "";
+}
+
+/**
  * The fields common to every control: names, label, state, hints, locator.
  * @param {Element} el @param {string} widget @param {string} section
  * @returns {FormField}
  */
 function baseField(el, widget, section) {
   const label = inferLabel(el);
+  // A file input's own named group ("Currículo" over an "Enviar arquivo" button) says what it is
+  // better than the heading above the whole section ("Documentos").
+  if (widget === "file") section = groupNameOf(el) || section;
   const input = /** @type {HTMLInputElement} */ (el);
   const required = Boolean(input.required) || el.getAttribute("aria-required") === "true"
     || label.star || /\(required\)/i.test(label.text);
