@@ -245,3 +245,10 @@ def test_a_blocks_date_asked_in_parts_fills_each_part() -> None:
               options=["Mes", "enero", "febrero", "marzo"]),
     )
     assert [d.value for d in ds] == ["Analytical Engines Inc", "March", "2021", "2017", "marzo"]
+    # A month list whose options load only when opened (react-select): the month is typed by name.
+    ds = run(
+        field("Company name", attrs={"block": "job:0"}),
+        field("Start date month", "combobox", section="Employment", attrs={"block": "job:0"}),
+        field("Current role", "checkbox", section="Employment", attrs={"block": "job:0"}),
+    )
+    assert ds[1].value == "March" and ds[2].checked is True

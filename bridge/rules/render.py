@@ -83,6 +83,11 @@ def render(
         return Missing("a list with no options (yet)")
     if w in CHOICE_WIDGETS:
         # A typeahead whose options appear only after typing: the driver types and picks.
+        part = date_part(field) if answer.kind == "date" and answer.when is not None else ""
+        if part and answer.when is not None:
+            # One part of a date: the month as the page's language names it, or the year.
+            return Shaped(Action.CHOOSE, value=_part_text(answer.when, part, page.lang),
+                          note=f"{part} of the date; typeahead: options not in the snapshot")
         text = answer.query or _as_text(field, answer, page)
         if isinstance(text, Missing):
             return text
@@ -381,6 +386,17 @@ def _month_names() -> dict[str, int]:
             for n, name in months[width].items():
                 names.setdefault(fold(name).rstrip("."), n)
     return names
+
+
+def _part_text(when: date, part: str, lang: str) -> str:
+    if part == "year":
+        return f"{when.year:04d}"
+    from babel import Locale
+
+    try:
+        return str(Locale.parse(lang or "en").months["format"]["wide"][when.month])
+    except (ValueError, KeyError):
+        return str(Locale.parse("en").months["format"]["wide"][when.month])
 
 
 def _choose_date_part(field: FormField, when: date, part: str) -> Shaped | Missing:
