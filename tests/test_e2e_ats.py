@@ -23,16 +23,14 @@ pytestmark = [pytest.mark.timeout(900), pytest.mark.long]
 SLUGS = [folder.name for folder, _ in fixture_specs()]
 SENSITIVE = {"work_auth", "sponsorship", "eeo"}
 # A regression floor under today's share of right answers over all fixtures (78% when the twelve
-# fixtures of issue 9 were added, see the bench), with room for a slow typeahead on a loaded
-# machine: a drop below it means a part of the path broke.
-MIN_CORRECT_SHARE = 0.74
+# fixtures of issue 9 were added, about 95% once their misses' classes were fixed: see the bench),
+# with room for a slow typeahead on a loaded machine: a drop below it means a part of the path
+# broke.
+MIN_CORRECT_SHARE = 0.85
 # What the current code is known to get wrong (measured on the commit named in the new fixtures'
 # first_sight). These are fixes still to make, not allowances: anything new fails the test.
 KNOWN_VIOLATIONS: set[tuple[str, str]] = set()
-KNOWN_SENSITIVE_WRONG = {
-    ("jazzhr-es", "permit_us"),  # "¿Necesita un permiso de trabajo…?" answered as if "authorized"
-    ("smartrecruiters-ca", "sponsorship_ca"),  # Canadian work-permit support answered for the US
-}
+KNOWN_SENSITIVE_WRONG: set[tuple[str, str]] = set()
 # How far each wizard gets today by real clicks on its own Next button; it must not get less far.
 MIN_STEP_REACHED = {
     # taleo: its Source list shows only after a source type is picked; the Fill's later round
@@ -42,6 +40,7 @@ MIN_STEP_REACHED = {
     # name), and a yes/no question in a text box may follow a preamble sentence.
     "jobvite": 2, "smartrecruiters": 2, "taleo": 4, "workday": 7,
     "oracle-cx": 4, "smartrecruiters-ca": 2, "successfactors-de": 2, "workday-wizard": 7,
+    "phenom-fr": 5,
 }
 
 
@@ -49,7 +48,8 @@ MIN_STEP_REACHED = {
 # without an adapter are recorded with no ATS.
 ADAPTER_OF = {
     "taleo": "oracle", "personio": "", "welcome-to-the-jungle": "",
-    "jazzhr": "", "successfactors": "",
+    "jazzhr": "", "successfactors": "", "breezy": "", "dover": "", "eightfold": "", "phenom": "",
+    "pinpoint": "", "rippling": "",
 }
 
 

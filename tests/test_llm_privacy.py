@@ -146,3 +146,12 @@ def test_scrub_drops_whole_lines_and_never_marks_a_value() -> None:
     resume = "Ada Lovelace\nada@example.com | +1 415 555 0142\nAcme, 2015 - 2019 (4 years)\n"
     kept = ["Ada Lovelace", "Acme, 2015 - 2019 (4 years)"]
     assert scrub_contact(resume, "US").splitlines() == kept
+
+
+def test_canadas_employment_equity_questions_stay_private() -> None:
+    # Relay leaves "a visible minority?" where the profile gives a race: it must not go out.
+    for label in ("Do you identify as a member of a visible minority?",
+                  "Vous identifiez-vous comme une personne autochtone ?",
+                  "Do you identify as a woman?"):
+        asked = ffield("e1", label, Widget.RADIO_GROUP, ["Yes", "No", "I prefer not to answer"])
+        assert field_privacy(asked) == "private: self-identification question", label

@@ -4,7 +4,7 @@ bucket labels included."""
 from __future__ import annotations
 
 from bridge.forms import FieldOption
-from tests.test_rules_support import field, one
+from tests.test_rules_support import field, one, run
 
 
 def on(*texts: str, value: str = "on") -> list[FieldOption]:
@@ -38,3 +38,47 @@ def test_checkbox_group_of_on_values_sends_each_chosen_label() -> None:
 def test_distinct_values_are_still_sent_as_values() -> None:
     opts = [FieldOption(value="y", text="Yes"), FieldOption(value="n", text="No")]
     assert one(field("Are you willing to relocate?", "radio_group", options=opts)).values == ["y"]
+
+
+def test_canadas_employment_equity_questions() -> None:
+    # SmartRecruiters (en) and Teamtailor (fr), Canadian roles: each a yes / no of its own.
+    from tests.test_rules_support import profile
+
+    en = ["Yes", "No", "I prefer not to answer"]
+    fr = ["Oui", "Non", "Je préfère ne pas répondre"]
+    ds = run(
+        field("Do you identify as a woman?", "radio_group", options=en),
+        field("Do you identify as an Indigenous person?", "radio_group", options=en),
+        field("Vous identifiez-vous comme membre d'une minorité visible ?", "radio_group",
+              options=fr),
+    )
+    assert [d.value for d in ds] == ["Yes", "I prefer not to answer", "Je préfère ne pas répondre"]
+    # A race category does not say whether someone is a visible minority: left.
+    lp = profile(application__eeo={"gender": "Male", "race": "White"})
+    ds = run(
+        field("Do you identify as a woman?", "radio_group", options=en),
+        field("Do you identify as a member of a visible minority?", "radio_group", options=en),
+        lp=lp,
+    )
+    assert [d.value for d in ds] == ["No", ""]
+
+
+def test_self_identification_and_everyday_questions_in_other_languages() -> None:
+    # JazzHR (es), Rippling (pt), Pinpoint (nl) asked these in their own words; all were left.
+    cases = [
+        ("Raza / origen étnico", ["Blanco", "Hispano", "Prefiero no responder"],
+         "Prefiero no responder"),
+        ("Condición de veterano", ["Soy un veterano protegido", "No soy un veterano protegido",
+                                   "Prefiero no responder"], "No soy un veterano protegido"),
+        ("Raça/cor (classificação do IBGE)", ["Branca", "Parda", "Preta", "Prefiro não informar"],
+         "Prefiro não informar"),
+        ("Você é uma pessoa com deficiência (PcD)?", ["Sim", "Não", "Prefiro não informar"],
+         "Prefiro não informar"),
+        ("Etnische achtergrond", ["Nederlands", "Europees", "Zeg ik liever niet"],
+         "Zeg ik liever niet"),
+        ("Como você soube desta vaga?", ["Site", "LinkedIn", "Indicação"], "LinkedIn"),
+        ("¿Estarías dispuesto/a a trasladarte a Madrid?", ["Sí", "No"], "Sí"),
+        ("Hoe goed spreek je Engels?", ["Basis", "Goed", "Vloeiend", "Moedertaal"], "Moedertaal"),
+    ]
+    for label, options, expected in cases:
+        assert one(field(label, "select", options=options)).value == expected, label

@@ -177,3 +177,78 @@ def test_a_block_on_a_page_that_is_no_application_is_not_the_persons_job() -> No
         url="https://shop.example.com/account/signup", title="Create an account",
     )[0]
     assert d.value == "", d.reason
+
+
+def test_a_blocks_bare_from_and_to_are_its_dates_in_every_language() -> None:
+    # Breezy, Phenom, SmartRecruiters: "Desde (mm/aaaa)", "Date de fin", "From (MM/YYYY)" inside
+    # the blocks of an employment or education heading are that block's start and end.
+    ds = run(
+        field("Puesto", section="Experiencia laboral", attrs={"block": "job:0"}),
+        field("Desde (mm/aaaa)", section="Experiencia laboral", attrs={"block": "job:0"}),
+        field("Trabajo aquí actualmente", "checkbox", section="Experiencia laboral",
+              attrs={"block": "job:0"}),
+        field("Puesto", section="Experiencia laboral", attrs={"block": "job:1"}),
+        field("Date de fin (mm/aaaa)", section="Expérience professionnelle",
+              attrs={"block": "job:1"}),
+        field("Poste actuel", "checkbox", section="Expérience professionnelle",
+              attrs={"block": "job:1"}),
+        field("Año de finalización (aaaa)", section="Formación"),
+    )
+    assert [d.value for d in ds[:2]] == ["Senior Backend Engineer", "03/2021"]
+    assert ds[2].action == Action.CHECK and ds[2].checked is True
+    assert ds[4].key == "work.end" and ds[4].value == "02/2021"
+    assert ds[5].key == "work.current" and ds[5].checked is False
+    assert ds[6].key == "edu.end" and ds[6].value == "2017"
+    # Outside such a heading a bare "From" or "To" says nothing.
+    assert one(field("To", section="Contact details")).key == ""
+
+
+def test_a_block_field_in_no_block_among_repeated_blocks_is_left() -> None:
+    # SmartRecruiters: an "I currently work here" box whose block cannot be told, beside two
+    # numbered blocks, was checked from the latest job for the second block (a wrong fill).
+    ds = run(
+        field("Title", attrs={"block": "entry:0"}),
+        field("Title", attrs={"block": "entry:1"}),
+        field("I currently work here", "checkbox"),
+    )
+    assert [d.value for d in ds[:2]] == ["Senior Backend Engineer", "Software Engineer"]
+    assert ds[2].status.value == "leave" and ds[2].checked is None
+
+
+def test_a_professional_title_is_the_job_headline_not_a_degree() -> None:
+    # Workable (pt): "Título profissional" was answered with the degree ("Bachelor of Science").
+    for label in ("Título profissional", "Título profesional", "Titre professionnel"):
+        d = one(field(label))
+        assert d.key == "work.title" and d.value == "Senior Backend Engineer", label
+
+
+def test_a_region_list_in_another_language_names_the_profiles_region() -> None:
+    # SuccessFactors and Eightfold (de) list US states as "Kalifornien"; Phenom (fr) "Californie".
+    for label, options in (
+        ("Bundesland / Bundesstaat", ["Bitte wählen", "Alabama", "Kalifornien", "Florida"]),
+        ("Région / État", ["Sélectionner", "Californie", "New York", "Texas"]),
+    ):
+        d = one(field(label, "select", options=options))
+        assert d.key == "address.region" and d.value == options[2 if label[0] == "B" else 1]
+
+
+def test_a_blocks_date_asked_in_parts_fills_each_part() -> None:
+    # Greenhouse (remix): "Start date month" / "Start date year" lists in each employment block.
+    ds = run(
+        field("Company name", attrs={"block": "job:0"}),
+        field("Start date month", "select", section="Employment", attrs={"block": "job:0"},
+              options=["Month", "January", "February", "March", "April"]),
+        field("Start date year", "select", section="Employment", attrs={"block": "job:0"},
+              options=["Year", "2020", "2021", "2022"]),
+        field("End date year", section="Education", attrs={"block": "school:0"}),
+        field("Fecha de inicio (mes)", "select", section="Experiencia", attrs={"block": "job:0"},
+              options=["Mes", "enero", "febrero", "marzo"]),
+    )
+    assert [d.value for d in ds] == ["Analytical Engines Inc", "March", "2021", "2017", "marzo"]
+    # A month list whose options load only when opened (react-select): the month is typed by name.
+    ds = run(
+        field("Company name", attrs={"block": "job:0"}),
+        field("Start date month", "combobox", section="Employment", attrs={"block": "job:0"}),
+        field("Current role", "checkbox", section="Employment", attrs={"block": "job:0"}),
+    )
+    assert ds[1].value == "March" and ds[2].checked is True

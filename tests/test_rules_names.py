@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_rules_support import field, profile, run
+from tests.test_rules_support import field, one, profile, run
 
 
 def values(name: str, *labels: str, preferred: str | None = None) -> list[str]:
@@ -43,3 +43,18 @@ def test_nickname_in_quotes_is_the_preferred_name_and_not_part_of_the_full_name(
     got = values('Robert "Bob" Smith III', "Full name", "Preferred name", "Last name")
     assert got == ["Robert Smith III", "Bob", "Smith III"]
     assert values('Robert "Bob" Smith', "Preferred name", preferred="Rob") == ["Rob"]
+
+
+def test_a_salutation_list_is_read_by_the_profiles_gender() -> None:
+    # SuccessFactors, Eightfold (de) and Phenom (fr) ask Anrede / Civilité before the name.
+    ds = run(
+        field("Anrede", "select", options=["Bitte wählen", "Frau", "Herr", "Divers"]),
+        field("Civilité", "select", options=["Madame", "Monsieur", "Autre"]),
+    )
+    assert [d.value for d in ds] == ["Frau", "Madame"]
+    assert all(d.status.value == "flag" for d in ds)  # filled, and shown for review
+    # Only a plain form: Mrs / Miss tell marital status; a text box or no gender: left.
+    assert one(field("Salutation", "select", options=["Mr", "Mrs", "Miss", "Dr"])).value == ""
+    assert one(field("Salutation")).value == ""
+    lp = profile(application__eeo={"gender": "decline"})
+    assert one(field("Anrede", "select", options=["Frau", "Herr"]), lp=lp).value == ""

@@ -57,6 +57,9 @@ ROWS: list[tuple[str, str, str, str, bool]] = [
     ("de", "Benötigen Sie eine Arbeitserlaubnis für Deutschland?", "DE", "!A", False),
     ("de", "Sind Sie berechtigt, in Deutschland zu arbeiten?", "DE", "A", False),
     ("de", "Besitzen Sie eine gültige Arbeitserlaubnis für die Schweiz?", "CH", "A", False),
+    # The country's adjectives declined as the sentence wants ("das Vereinigte Königreich").
+    ("de", "Besitzen Sie eine gültige Arbeitserlaubnis für das Vereinigte Königreich?", "GB", "A",
+     False),
     ("de", "Benötigen Sie ein Visum, um in Deutschland zu arbeiten?", "DE", "S", False),
     ("de", "Benötigen Sie für eine Beschäftigung in Österreich keine Arbeitserlaubnis?", "AT",
      "A", False),

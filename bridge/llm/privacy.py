@@ -26,6 +26,10 @@ _EEO = (
     r"gender|sex\b|sexual orientation|transgender|race\b|racial|ethnicity|ethnic|hispanic"
     r"|latin[oax]|veteran|disabilit|self.?identif|voluntary.{0,20}(disclosure|identification)|eeo\b|eeoc"
     r"|equal employment|demographic"
+    # Canada's employment equity, and its French wording.
+    r"|indigenous|aboriginal|first nations|visible minorit|raciali[sz]ed|identify as a woman"
+    r"|autochtone|minorit[ée] visible|racis[ée]|employment equity"
+    r"|[ée]quit[ée] en mati[èe]re d.emploi"
 )
 _SELF_ID_OPTION = re.compile(
     r"\b(male|female|non.?binary|transgender|gender|hispanic|latin[oax]|african american|asian"

@@ -21,6 +21,8 @@ class Rule:
     regex: re.Pattern[str]
     key: str
     widgets: frozenset[str]
+    # The same pattern line by line: a signature is searched once over every field's value.
+    lines: re.Pattern[str]
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ def _rule(raw: dict[str, object]) -> Rule:
         regex=re.compile(str(raw["regex"])),
         key=str(raw.get("key", "")),
         widgets=frozenset(str(w) for w in raw.get("widgets", ()) or ()),  # type: ignore[attr-defined]
+        lines=re.compile(str(raw["regex"]), re.MULTILINE),
     )
 
 
@@ -56,13 +59,21 @@ def adapters() -> tuple[Adapter, ...]:
     return tuple(out)
 
 
-def active(url_list: list[str], texts: list[FieldText]) -> tuple[Adapter, ...]:
+def active(url_list: list[str], ids: list[dict[str, str]]) -> tuple[Adapter, ...]:
+    """The adapters whose hosts the URLs match, or whose signature some field's ids match (each
+    field's `FieldText.ids`). Each signature rule is searched once over all the fields' values of
+    its attribute, one per line, instead of once per field."""
+    joined: dict[str, str] = {}
+
+    def values(attr: str) -> str:
+        if attr not in joined:
+            joined[attr] = "\n".join(dict.fromkeys(v for i in ids if (v := i.get(attr))))
+        return joined[attr]
+
     found = []
     for adapter in adapters():
         if any(h.search(u) for h in adapter.hosts for u in url_list if u) or any(
-            (value := ft.ids.get(r.attr)) and r.regex.search(value)
-            for r in adapter.signature
-            for ft in texts
+            (text := values(r.attr)) and r.lines.search(text) for r in adapter.signature
         ):
             found.append(adapter)
     return tuple(found)

@@ -34,7 +34,6 @@ from bridge.rules.resolvers.base import Ask, Resolver, Result
 
 # Keys we recognise but the profile never answers: leave them, never invent.
 NO_DATA = {
-    "name.prefix": "the profile has no salutation",
     "citizenship": "the profile does not state citizenship",
     "phone.type": "the profile does not say which kind of phone",
     "phone.area_code": "area code alone is not asked by the profile",

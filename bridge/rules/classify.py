@@ -51,6 +51,11 @@ HISTORY = (
     ("formation",),
     ("opleiding",),
     ("werkervaring",),
+    ("ervaring",),
+    ("berufserfahrung",),
+    ("formacion",),
+    ("formacao",),
+    ("estudios",),
 )
 
 SCHOOL = (
@@ -59,6 +64,8 @@ SCHOOL = (
     ("formation",),
     ("opleiding",),
     ("educacion",),
+    ("formacion",),
+    ("estudios",),
     ("formacao",),
     ("school",),
     ("university",),
@@ -147,6 +154,8 @@ def classify(
             or found
         )
     if found is None:
+        found = _block_date(field, ft)
+    if found is None:
         return None
     other_person, history, school = _section_kind(ft.section)
     if found.key.startswith(PERSON_KEYS) and other_person:
@@ -159,6 +168,45 @@ def classify(
             f"{found.reason} (under {' '.join(ft.section)})",
         )
     return found
+
+
+# A block's own dates named by a bare "From" / "To", in each language Relay reads (folded).
+_BLOCK_FROM = (
+    ("from",), ("start",), ("start", "date"), ("started",), ("desde",), ("fecha", "de", "inicio"),
+    ("inicio",), ("date", "de", "debut"), ("debut",), ("du",), ("von",), ("beginn",),
+    ("startdatum",), ("data", "de", "inicio"), ("van",), ("begindatum",), ("vanaf",),
+)
+_BLOCK_TO = (
+    ("to",), ("end",), ("end", "date"), ("until",), ("hasta",), ("fecha", "de", "fin"), ("fin",),
+    ("date", "de", "fin"), ("au",), ("bis",), ("ende",), ("enddatum",), ("ate",),
+    ("data", "de", "fim"), ("fim",), ("tot",), ("einddatum",), ("tot", "en", "met"),
+)
+_DATE_PARTS = frozenset(
+    {"month", "year", "mes", "ano", "mois", "annee", "monat", "jahr", "maand", "jaar"}
+)
+_DATE_WIDGETS = frozenset({"text", "date", "date_text", "select", "spinbutton", "combobox"})
+
+
+def _block_date(field: FormField, ft: FieldText) -> Classified | None:
+    """ "From (MM/YYYY)" / "Hasta" under an employment or education heading: that block's start
+    or end. Nowhere else: a bare "From" or "To" alone says nothing."""
+    _other, history, school = _section_kind(ft.section)
+    if not history or ft.widget not in _DATE_WIDGETS:
+        return None
+    words = ft.texts.get("label") or ft.texts.get("placeholder") or ()
+    core = words[: ft.label_core] if ft.label_core >= 0 else words
+    if not core or len(core) > 4:
+        return None
+    for end, table in ((False, _BLOCK_FROM), (True, _BLOCK_TO)):
+        # The whole label, or the label and one part of the date ("Start date month"), which
+        # the renderer writes alone.
+        whole = core[:-1] if core[-1] in _DATE_PARTS else core
+        if whole in table:
+            family = "edu" if school else "work"
+            key = f"{family}.{'end' if end else 'start'}"
+            under = " ".join(ft.section)
+            return Classified(key, 0.8, f"patterns:label (a block's date under {under})")
+    return None
 
 
 # Below this, a pattern match gives way to a work-permit question read by meaning.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gettext
 import re
 from functools import cache
 from typing import Any
@@ -26,6 +27,9 @@ def country_names() -> dict[str, str]:
             name = territories.get(country.alpha_2)
             if name:
                 names.setdefault(fold(name), country.alpha_2)
+                if lang == "de":
+                    for variant in _declined(fold(name)):
+                        names.setdefault(variant, country.alpha_2)
     for country in pycountry.countries:
         for attr in ("name", "official_name", "common_name"):
             value = getattr(country, attr, None)
@@ -36,6 +40,27 @@ def country_names() -> dict[str, str]:
             names[fold(alias)] = code
     names.pop("", None)
     return names
+
+
+_ADJECTIVE = re.compile(r"^(\w{3,}?)(?:es|en|er|e)$")
+
+
+def _declined(name: str) -> list[str]:
+    """A German name's adjectives as a sentence declines them ("für das Vereinigte Königreich",
+    "in den Vereinigten Staaten", "in der Tschechischen Republik"): each word before the last
+    with the other endings."""
+    words = name.split()
+    if len(words) < 2:
+        return []
+    out = []
+    for ending in ("e", "en", "es", "er"):
+        declined = [
+            (m.group(1) + ending) if (m := _ADJECTIVE.match(w)) else w for w in words[:-1]
+        ]
+        variant = " ".join([*declined, words[-1]])
+        if variant != name:
+            out.append(variant)
+    return out
 
 
 @cache
@@ -171,13 +196,28 @@ def _subdivisions_get(**kwargs: str) -> Any:
 
 
 @cache
+def _region_translations() -> tuple[gettext.NullTranslations, ...]:
+    """pycountry's ISO 3166-2 name translations in the languages Relay reads."""
+    found = []
+    for lang in LANGS[1:]:
+        try:
+            found.append(gettext.translation("iso3166-2", pycountry.LOCALES_DIR, languages=[lang]))
+        except OSError:  # a language pycountry ships no region names for
+            continue
+    return tuple(found)
+
+
+@cache
 def subdivisions(country: str) -> dict[str, str]:
-    """Folded region name or short code → ISO 3166-2 code, for one country."""
+    """Folded region name (in each language Relay reads: "Kalifornien", "Californie") or short
+    code → ISO 3166-2 code, for one country."""
     out: dict[str, str] = {}
     for sub in _subdivisions_get(country_code=country.upper()) or []:
         out[fold(sub.name)] = sub.code
         out[fold(sub.code.split("-", 1)[1])] = sub.code
         out[fold(sub.code)] = sub.code
+        for names in _region_translations():
+            out.setdefault(fold(names.gettext(sub.name)), sub.code)
     return out
 
 

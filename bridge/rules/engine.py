@@ -23,7 +23,7 @@ from bridge.rules import adapters as ad
 from bridge.rules.answers import resolve
 from bridge.rules.classify import classify, never_reason
 from bridge.rules.clusters import outside_application, site_search
-from bridge.rules.features import CHOICE_WIDGETS, TEXT_WIDGETS, FieldText, field_text
+from bridge.rules.features import CHOICE_WIDGETS, TEXT_WIDGETS, FieldText, field_ids, field_text
 from bridge.rules.frames import foreign_frames
 from bridge.rules.model import Answer, Classified, Missing, Page, SavedLookup
 from bridge.rules.options import is_address_supplement, is_placeholder
@@ -40,6 +40,8 @@ BLOCK_KEYS = frozenset({
     "edu.school", "edu.degree", "edu.field", "edu.gpa", "edu.start", "edu.end",
 })
 _ONCE_PER_BLOCK = frozenset({"work.company", "work.title", "edu.school", "edu.degree"})
+# Asked only of one entry's block (a company or a title may also be asked once, of the current job).
+_WITHIN_BLOCK = frozenset({"work.current", "work.start", "work.end", "edu.start", "edu.end"})
 SIGNED = ("name.", "start_date", "work.start", "edu.")  # what a signature block's fields look like
 _SIGNATURE_HEADINGS = re.compile(
     r"\b(signature|sign here|signed|e signature|attestation|unterschrift)\b"
@@ -50,8 +52,9 @@ FLAG_BAR = 0.5  # between the bars: fill and flag for review; below: leave and f
 
 def detect_ats(request: FillRequest) -> str:
     """The applicant-tracking system whose adapter recognises the page ("" when none)."""
-    fields = [field_text(field) for frame in request.frames for field in frame.fields]
-    active = ad.active([request.url, *(frame.url for frame in request.frames)], fields)
+    # The adapters read only the fields' ids: no need for the full texts here.
+    ids = [field_ids(field) for frame in request.frames for field in frame.fields]
+    active = ad.active([request.url, *(frame.url for frame in request.frames)], ids)
     return active[0].name if active else ""
 
 
@@ -65,7 +68,7 @@ def decide(
     # asked apart → national number; a second address line → split the street address).
     fields = [(field, field_text(field)) for frame in request.frames for field in frame.fields]
     urls = [request.url, *(frame.url for frame in request.frames)]
-    active = ad.active(urls, [ft for _f, ft in fields])
+    active = ad.active(urls, [ft.ids for _f, ft in fields])
     page.adapters = tuple(a.name for a in active)
     texts: list[tuple[FormField, FieldText, Classified | None, str | None]] = []
     blocks: dict[tuple[str, str], list[str]] = {}
@@ -103,6 +106,8 @@ def decide(
                 else:
                     unblocked[field.frame].add(cls.key)
         texts.append((field, ft, cls, never))
+    _unplaced_block_fields(texts, blocks, page)
+    for field, ft, cls, _never in texts:
         if cls:
             page.frame_keys.setdefault(field.frame, set()).add(cls.key)
             if cls.key == "phone.country_code":
@@ -215,6 +220,25 @@ def warm_late() -> None:
     from bridge.rules.resolvers.names import parse_name
 
     parse_name("Ada Lovelace")
+
+
+def _unplaced_block_fields(
+    texts: list[tuple[FormField, FieldText, Classified | None, str | None]],
+    blocks: dict[tuple[str, str], list[str]],
+    page: Page,
+) -> None:
+    """A block's field (a "current job" box, a start date) that shows no block of its own while
+    its frame repeats that family's blocks: which entry it belongs to is a guess, so it is left."""
+    repeated = {
+        (frame, family.split(".", 1)[0])
+        for (frame, family), seen in blocks.items()
+        if len(seen) > 1
+    }
+    for i, (field, ft, cls, never) in enumerate(texts):
+        if not cls or cls.key not in _WITHIN_BLOCK or (field.frame, field.id) in page.block_of:
+            continue
+        if (field.frame, cls.key.split(".", 1)[0]) in repeated:
+            texts[i] = (field, ft, None, never)
 
 
 def _block_index(ft: FieldText) -> str:

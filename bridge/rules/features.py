@@ -104,6 +104,8 @@ def _identifier_text(field: FormField) -> tuple[str, ...]:
     # A container's ids ("apply-form") describe the form, not the field: only when it has none.
     parent = [] if any(own) else [field.attrs.get(f"parent:{a}", "") for a in ID_ATTRS]
     for raw in (*own, *parent):
+        if not raw:  # most of the attributes a field could carry, it does not
+            continue
         folded = _clean_identifier(fold_identifier(raw))
         if folded and folded not in seen:
             seen.add(folded)
@@ -169,6 +171,11 @@ def _field_text(field: FormField) -> FieldText:
         label_core=len(fold(re.sub(r"\([^)]*\)", " ", field.label)).split()),
         ids=_ids(field),
     )
+
+
+def field_ids(field: FormField) -> dict[str, str]:
+    """The field's id, name, autocomplete and stable data attributes (what adapters read)."""
+    return _ids(field)
 
 
 def _ids(field: FormField) -> dict[str, str]:

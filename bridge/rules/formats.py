@@ -154,3 +154,15 @@ def parse_iso(raw: str | None) -> date | None:
         return date(int(m.group(1)), int(m.group(2) or 1), int(m.group(3) or 1))
     except ValueError:
         return None
+
+
+_MONTH_WORDS = frozenset({"month", "monat", "mois", "mes", "maand", "mês"})
+_YEAR_WORDS = frozenset({"year", "jahr", "année", "annee", "año", "ano", "jaar"})
+
+
+def date_part(field: FormField) -> str:
+    """ "month" / "year" when the label names one part of a date last ("Start date month",
+    "Fecha de inicio (año)"); "" otherwise."""
+    words = re.findall(r"[^\W\d_]+", f"{field.label or field.aria_label}".casefold())
+    last = words[-1] if words else ""
+    return "month" if last in _MONTH_WORDS else "year" if last in _YEAR_WORDS else ""

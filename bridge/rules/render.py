@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from dataclasses import field as dc_field
+from datetime import date
 from functools import cache
 
 from bridge.forms import Action, FieldOption, FormField, Widget
@@ -15,6 +16,7 @@ from bridge.rules.degrees import pick_degree
 from bridge.rules.features import CHOICE_WIDGETS, DATE_WIDGETS, FieldText, asks_yes_no
 from bridge.rules.formats import (
     date_hint,
+    date_part,
     format_date,
     phone_for_field,
     phone_parts,
@@ -81,6 +83,11 @@ def render(
         return Missing("a list with no options (yet)")
     if w in CHOICE_WIDGETS:
         # A typeahead whose options appear only after typing: the driver types and picks.
+        part = date_part(field) if answer.kind == "date" and answer.when is not None else ""
+        if part and answer.when is not None:
+            # One part of a date: the month as the page's language names it, or the year.
+            return Shaped(Action.CHOOSE, value=_part_text(answer.when, part, page.lang),
+                          note=f"{part} of the date; typeahead: options not in the snapshot")
         text = answer.query or _as_text(field, answer, page)
         if isinstance(text, Missing):
             return text
@@ -226,8 +233,11 @@ def _date(field: FormField, answer: Answer, lang: str = "en") -> Shaped | Missin
         return Shaped(Action.SET_DATE, value=when.isoformat())
     if field.widget == Widget.DATE_PARTS:
         return Shaped(Action.SET_DATE, value=when.isoformat())
-    if wants_month_only(field):
+    part = date_part(field)
+    if part == "month" or wants_month_only(field):
         return Shaped(Action.SET_TEXT, value=f"{when.month:02d}", note="month only")
+    if part == "year":
+        return Shaped(Action.SET_TEXT, value=f"{when.year:04d}", note="year only")
     if wants_year_only(field):
         return Shaped(Action.SET_TEXT, value=f"{when.year:04d}", note="year only")
     hint = date_hint(field)
@@ -283,6 +293,8 @@ def _choose(field: FormField, key: str, answer: Answer) -> Shaped | Missing:
             values=[option_key(field, o) for o in hits],
             confidence=0.9,
         )
+    if kind == "date" and answer.when is not None and date_part(field):
+        return _choose_date_part(field, answer.when, date_part(field))
     if kind == "bool":
         if answer.flag is None:
             return Missing("no yes / no answer")
@@ -358,6 +370,47 @@ def _choose(field: FormField, key: str, answer: Answer) -> Shaped | Missing:
     return _chosen(
         field, opt, confidence=1.0 if exact else 0.85, note="" if exact else "closest option"
     )
+
+
+@cache
+def _month_names() -> dict[str, int]:
+    """Folded month names and abbreviations in the languages Relay reads → month number."""
+    from babel import Locale
+
+    from bridge.rules.countries import LANGS
+
+    names: dict[str, int] = {}
+    for lang in LANGS:
+        months = Locale.parse(lang).months["format"]
+        for width in ("wide", "abbreviated"):
+            for n, name in months[width].items():
+                names.setdefault(fold(name).rstrip("."), n)
+    return names
+
+
+def _part_text(when: date, part: str, lang: str) -> str:
+    if part == "year":
+        return f"{when.year:04d}"
+    from babel import Locale
+
+    try:
+        return str(Locale.parse(lang or "en").months["format"]["wide"][when.month])
+    except (ValueError, KeyError):
+        return str(Locale.parse("en").months["format"]["wide"][when.month])
+
+
+def _choose_date_part(field: FormField, when: date, part: str) -> Shaped | Missing:
+    """A month list (numbers or names in any language) or a year list, for one date's part."""
+    for o in real_options(field.options):
+        text, value = fold(option_text(o)).rstrip("."), o.value.strip()
+        if part == "year":
+            hit = text == f"{when.year:04d}" or value == f"{when.year:04d}"
+        else:
+            number = int(text) if text.isdigit() else _month_names().get(text)
+            hit = number == when.month
+        if hit:
+            return _chosen(field, o, note=f"{part} of the date")
+    return Missing(f"no option for the date's {part}")
 
 
 def _choose_phone_code(field: FormField, answer: Answer) -> Shaped | Missing:

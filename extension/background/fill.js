@@ -338,9 +338,13 @@ export function createFill(port, deliveries, guard, stream) {
    * @param {number} tabId @param {FillOutcome} outcome @param {Record<string, any>} plan
    */
   async function makeRoomFor(tabId, outcome, plan) {
-    const rooms = roomsNeeded(/** @type {Record<string, any>[]} */ (plan?.decisions ?? []), plan?.entries ?? {});
-    await Promise.all([...rooms].map(([frame, wanted]) => sendToFrame(
-      tabId, Number(frame), { relay: "make_room", rooms: wanted }, 10_000).catch((err) => {
+    const decisions = /** @type {Record<string, any>[]} */ (plan?.decisions ?? []);
+    const rooms = roomsNeeded(decisions, plan?.entries ?? {});
+    // Families the form shows no field of: a frame may hold their empty section under its heading.
+    const empty = emptyFamilies(decisions, plan?.entries ?? {});
+    const frames = new Set([...rooms.keys(), ...(Object.keys(empty).length ? decisions.map((d) => String(d.frame ?? "0")) : [])]);
+    await Promise.all([...frames].map((frame) => sendToFrame(
+      tabId, Number(frame), { relay: "make_room", rooms: rooms.get(frame) ?? [], empty }, 10_000).catch((err) => {
       outcome.warnings.push(`frame ${frame} could not add blocks: ${asRelayError(err).message}`);
     })));
   }
@@ -513,6 +517,26 @@ export function roomsNeeded(decisions, entries) {
       const others = Object.entries(fams).filter(([f]) => f !== family).flatMap(([, o]) => o.ids);
       out.set(frame, [...(out.get(frame) ?? []), { family, field_ids: fam.ids, others, add }]);
     }
+  }
+  return out;
+}
+
+// What one entry's block holds (bridge/rules/engine.py BLOCK_KEYS): "years of experience" or a
+// highest degree asked once are not a section's block.
+const BLOCK_KEYS = new Set(["work.company", "work.title", "work.start", "work.end", "work.current",
+  "edu.school", "edu.degree", "edu.field", "edu.gpa", "edu.start", "edu.end"]);
+
+/**
+ * The repeated families the profile has entries for and no block field of: how many entries each.
+ * @param {Record<string, any>[]} decisions @param {Record<string, number>} entries
+ * @returns {Record<string, number>}
+ */
+export function emptyFamilies(decisions, entries) {
+  /** @type {Record<string, number>} */
+  const out = {};
+  for (const family of Object.keys(BLOCK_ANCHORS)) {
+    const count = Number(entries[family] ?? 0);
+    if (count > 0 && !decisions.some((d) => BLOCK_KEYS.has(String(d.key ?? "")) && String(d.key).startsWith(`${family}.`))) out[family] = count;
   }
   return out;
 }

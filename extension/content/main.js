@@ -72,7 +72,7 @@ export async function handleMessage(message) {
       return apply(/** @type {any[]} */ (message.decisions ?? []), message.more === true);
     case "make_room":
       // Press a repeated section's own "Add another" for the profile's entries (room.js).
-      return { ok: true, ...(await makeRoom(message.rooms ?? [])) };
+      return { ok: true, ...(await makeRoom(message.rooms ?? [], message.empty ?? {})) };
     case "changes":
       // After an apply: whether a later round of the Fill has something to look at (changes.js).
       return { ok: true, ...(await formChanged()) };

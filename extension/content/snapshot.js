@@ -355,12 +355,35 @@ function isDecorativeChoice(el) {
 // --- fields ------------------------------------------------------------------------------------
 
 /**
+ * The name of the group a control sits in: a role=group by its aria-labelledby / aria-label, or a
+ * fieldset by its legend; "" when none is near.
+ * @param {Element} el
+ */
+function groupNameOf(el) {
+  let cur = el.parentElement;
+  for (let depth = 0; cur && depth < 5 && cur !== document.body; depth += 1, cur = cur.parentElement) {
+    if (!cur.matches("[role=group], fieldset")) continue;
+    const ids = (cur.getAttribute("aria-labelledby") ?? "").split(/\s+/).filter(Boolean);
+    const root = /** @type {Document | ShadowRoot} */ (cur.getRootNode());
+    const named = ids.map((id) => root.getElementById?.(id)?.textContent ?? "").join(" ")
+      || cur.getAttribute("aria-label")
+      || [...cur.children].find((c) => c.tagName === "LEGEND")?.textContent
+      || "";
+    return cap(norm(named), 150);
+  }
+  return "";
+}
+
+/**
  * The fields common to every control: names, label, state, hints, locator.
  * @param {Element} el @param {string} widget @param {string} section
  * @returns {FormField}
  */
 function baseField(el, widget, section) {
   const label = inferLabel(el);
+  // A file input's own named group ("Currículo" over an "Enviar arquivo" button) says what it is
+  // better than the heading above the whole section ("Documentos").
+  if (widget === "file") section = groupNameOf(el) || section;
   const input = /** @type {HTMLInputElement} */ (el);
   const required = Boolean(input.required) || el.getAttribute("aria-required") === "true"
     || label.star || /\(required\)/i.test(label.text);
@@ -727,14 +750,25 @@ function repeatBlock(el) {
   // Blocks name their controls alike (employments[][title]) or number their ids with a small
   // index (title--0); long numbers are question ids (question_8581806008), not blocks.
   const shapeOf = (/** @type {string} */ id) => (/\d{3,}/.test(id) ? "" : id.replace(/\d+/g, "#"));
-  const idShape = el.id ? shapeOf(el.id) : "";
+  // A control drawn inside a web component (SmartRecruiters' spl-checkbox) is known by its host's id.
+  const root = el.getRootNode();
+  const ownId = el.id || (root instanceof ShadowRoot ? root.host.id : "");
+  const idShape = ownId ? shapeOf(ownId) : "";
   if (!name && !idShape.includes("#")) return "";
+  // Numbered names (answers[3][text]) are not taken for blocks: question lists number theirs too.
   /** @param {Element} block */
   const holdsOne = (block) => (name
     ? block.querySelector(`[name="${CSS.escape(name)}"]`) !== null
     : [...block.querySelectorAll("[id]")].some((e) => shapeOf(e.id) === idShape));
-  let anc = el.parentElement;
-  for (let depth = 0; anc && depth < 8 && !/^(FORM|BODY)$/.test(anc.tagName); depth += 1, anc = anc.parentElement) {
+  // Out of a web component's shadow root to its host: the blocks are in the page around it.
+  /** @param {Element} node */
+  const up = (node) => {
+    if (node.parentElement) return node.parentElement;
+    const root = node.getRootNode();
+    return root instanceof ShadowRoot ? root.host : null;
+  };
+  let anc = up(el);
+  for (let depth = 0; anc && depth < 8 && !/^(FORM|BODY)$/.test(anc.tagName); depth += 1, anc = up(anc)) {
     const shape = typeof anc.className === "string" ? anc.className.trim() : "";
     const parent = anc.parentElement;
     if (!shape || !parent) continue;

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from bridge.rules import eeo
 from bridge.rules.model import Answer, Missing
+from bridge.rules.options import real_options
 from bridge.rules.resolvers.base import Ask, Result, text_or, unknown
 
 _LASTS = {"name.last", "name.last.first", "name.last.second", "name.full"}
@@ -49,6 +51,8 @@ def resolve(ask: Ask) -> Result:
     key, app = ask.key, ask.lp.profile.application
     if key == "pronouns":
         return text_or(app.pronouns, "no pronouns")
+    if key == "name.prefix":
+        return _salutation(ask)
     raw = ask.lp.profile.basics.name or ""
     name = parse_name(raw) if raw.strip() else None
     if key == "name.preferred":
@@ -98,3 +102,21 @@ def resolve(ask: Ask) -> Result:
             return Answer("text", last, review=True, note="second of two surnames, guessed")
         return Missing("the profile's name has one surname")
     return unknown(ask)
+
+
+def _salutation(ask: Ask) -> Result:
+    """A salutation list read by the gender the profile gives (Frau / Madame / Ms for a woman):
+    only among the list's own plain forms, flagged for review; a text box, a gender the profile
+    declines or does not give, or a list with no plain form is left to the person."""
+    gender = eeo.category("gender", ask.lp.profile.application.eeo.get("gender") or "")
+    plain = {"gender.female": "salutation.female", "gender.male": "salutation.male"}
+    wanted = plain.get(gender or "")
+    if not wanted:
+        return Missing("the profile has no salutation, and no gender it could be read from")
+    options = real_options(ask.field.options)
+    if not options:
+        return Missing("a salutation typed in words is left to you")
+    for option in options:
+        if eeo.category("salutation", option.text) == wanted:
+            return Answer("text", option.text, review=True, note="salutation read from your gender")
+    return Missing("the profile has no salutation that this list offers")

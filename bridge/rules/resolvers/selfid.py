@@ -6,7 +6,7 @@ from __future__ import annotations
 from bridge.forms import FieldOption, FormField, Source, Widget
 from bridge.rules import eeo as eeo_mod
 from bridge.rules.memo import text_cache
-from bridge.rules.model import Answer, Page, StoredAnswer
+from bridge.rules.model import Answer, Missing, Page, StoredAnswer
 from bridge.rules.options import is_decline, yes_no_options
 from bridge.rules.resolvers.base import Ask, Result
 from bridge.rules.text import fold
@@ -30,6 +30,8 @@ def resolve(ask: Ask) -> Result:
     if chosen is not None:
         return chosen
     answers = ask.lp.profile.application.eeo
+    if topic in _EQUITY:
+        return _equity(topic, answers)
     wanted = (answers.get(_PROFILE_KEY.get(topic, topic)) or "").strip()
     if not wanted:
         # Not the person's choice: say it is a default and where to change it.
@@ -37,6 +39,35 @@ def resolve(ask: Ask) -> Result:
     if fold(wanted) in ("decline", "prefer not to say", "prefer not to answer"):
         return Answer("eeo", "decline", code="decline", note=f"eeo.{topic}: decline")
     return Answer("eeo", wanted, code=eeo_mod.category(topic, wanted) or "", note=f"eeo.{topic}")
+
+
+# Canada's employment-equity questions, each a yes / no of its own: "a woman" is read from the
+# gender the profile gives; "Indigenous" and "a visible minority" only from the profile's own
+# answer to them, or a decline where it declines race (a race category does not settle them).
+_EQUITY = {"woman": "gender", "indigenous": "race", "visible_minority": "race"}
+
+
+def _equity(topic: str, answers: dict[str, str]) -> Result:
+    source = _EQUITY[topic]
+    own = (answers.get(_camel(topic)) or "").strip()
+    wanted = (answers.get(_PROFILE_KEY[source]) or "").strip()
+    if own:
+        if fold(own) in ("yes", "no", "true", "false"):
+            return Answer("bool", flag=fold(own) in ("yes", "true"), note=f"eeo.{topic}")
+        return Answer("eeo", "decline", code="decline", note=f"eeo.{topic}: decline")
+    if not wanted or fold(wanted) in ("decline", "prefer not to say", "prefer not to answer"):
+        note = DEFAULT_DECLINE if not wanted else f"eeo.{source}: decline"
+        return Answer("eeo", "decline", code="decline", note=note)
+    if topic == "woman":
+        code = eeo_mod.category("gender", wanted)
+        if code in ("gender.female", "gender.male"):
+            return Answer("bool", flag=code == "gender.female", note="eeo.gender")
+    return Missing(f"the profile does not say; eeo.{source} does not settle it")
+
+
+def _camel(topic: str) -> str:
+    head, *rest = topic.split("_")
+    return head + "".join(w.capitalize() for w in rest)
 
 
 @text_cache()

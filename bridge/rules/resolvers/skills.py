@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from babel import Locale
 
 from bridge.rules.languages import fluency_of, language_in
@@ -10,11 +12,17 @@ from bridge.rules.resolvers.base import Ask, Result, unknown
 from bridge.rules.text import fold
 
 
-def _language_names(langs: list[str]) -> tuple[str, ...]:
+@cache
+def _english_codes() -> dict[str, str]:
+    """Folded English language name → code: built once, not on every languages question."""
+    return {fold(str(name)): code for code, name in Locale.parse("en").languages.items()}
+
+
+@cache
+def _language_names(langs: tuple[str, ...]) -> tuple[str, ...]:
     """The person's languages, with their names in the other supported languages."""
     out: list[str] = []
-    english = Locale.parse("en").languages
-    codes = {fold(str(name)): code for code, name in english.items()}
+    codes = _english_codes()
     for lang in langs:
         out.append(lang)
         code = codes.get(fold(lang))
@@ -44,7 +52,7 @@ def resolve(ask: Ask) -> Result:
     if ask.key == "languages.pick":
         langs = [x.language for x in p.languages if x.language]
         return (
-            Answer("multi", alternatives=_language_names(langs))
+            Answer("multi", alternatives=_language_names(tuple(langs)))
             if langs
             else Missing("no languages")
         )
