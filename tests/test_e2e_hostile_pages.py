@@ -11,7 +11,6 @@ tests/fixtures/hostile/stress/. The same page as a 2,000-field form is bench/hos
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -119,13 +118,12 @@ def _extension_paths() -> list[str]:
     return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
 
 
-def _web_accessible(path: str) -> bool:
-    # Still in the manifest: the content modules' import() needs them (docs/security.md).
-    manifest = json.loads((extension_dir() / "manifest.json").read_text(encoding="utf-8"))
-    entries = manifest.get("web_accessible_resources", [])
-    globs = [g for entry in entries for g in entry["resources"]]
-    folder = path.rsplit("/", 1)[0] if "/" in path else ""
-    return path.endswith(".js") and any(g == f"{folder}/*.js" for g in globs)
+def _fetchable(page: Any, browser: RelayBrowser) -> list[str]:
+    """The extension's files the page can fetch at chrome-extension://<id>/<path>."""
+    base = browser.worker.evaluate("() => chrome.runtime.getURL('')")
+    got: list[str] = page.evaluate("([b, p]) => window.__fetchable(b, p)",
+                                   [base, _extension_paths()])
+    return got
 
 
 def test_a_page_sees_nothing_of_relay_before_the_fill_and_cannot_hide_its_marks(
@@ -139,10 +137,9 @@ def test_a_page_sees_nothing_of_relay_before_the_fill_and_cannot_hide_its_marks(
         # Before any Fill: no content script in any frame, nothing in the page's world or DOM.
         assert set(browser.worker.evaluate(_FRAMES_ANSWERING, page.url).values()) == {False}
         assert page.evaluate("() => window.__probe()") == {"globals": [], "elements": 0}
-        base = browser.worker.evaluate("() => chrome.runtime.getURL('')")
-        paths = _extension_paths()
-        fetched = page.evaluate("([b, p]) => window.__fetchable(b, p)", [base, paths])
-        assert [p for p in fetched if not _web_accessible(p)] == []
+        # No file of the extension can be fetched by the page (the content script is injected
+        # as classic scripts, nothing is web-accessible), before the Fill or after it.
+        assert _fetchable(page, browser) == []
 
         outcome = browser.fill(page)
         assert outcome.report.ok, outcome.report.error
@@ -154,6 +151,7 @@ def test_a_page_sees_nothing_of_relay_before_the_fill_and_cannot_hide_its_marks(
         assert page.frames[1].input_value("#chat-email") == ""
         assert page.evaluate("() => window.__probe().globals") == []
         assert outcome.report.page_submits == 0
+        assert _fetchable(page, browser) == []
 
         # Every rule of the page's CSS aims at the marks; they are drawn all the same.
         png = base64.b64encode(page.screenshot()).decode()

@@ -6,8 +6,10 @@
 // and can never be a submit control or a link to another page. The submit guard is armed around
 // this, like around every apply (background/fill.js).
 
-import { isVisible, norm, RELAY_UI_ATTR } from "./dom.js";
-import { registry } from "./snapshot.js";
+(() => {
+"use strict";
+const { isVisible, norm, RELAY_UI_ATTR } = relayContent.dom;
+const { registry } = relayContent.snapshot;
 
 const MAX_PRESSES = 3;
 const MAX_DEPTH = 10;
@@ -31,7 +33,7 @@ const CONTROLS = "button, a, [role=button], input[type=button]";
  */
 
 /** @param {Room[]} rooms @returns {Promise<{pressed: {family: string, times: number}[]}>} */
-export async function makeRoom(rooms) {
+async function makeRoom(rooms) {
   const pressed = [];
   for (const room of rooms) {
     const own = elementsOf(room.field_ids);
@@ -84,3 +86,6 @@ function isAddControl(el, family) {
   }
   return isVisible(el) && !el.closest(`[${RELAY_UI_ATTR}]`) && !el.matches(":disabled");
 }
+
+relayContent.room = { makeRoom };
+})();

@@ -3,18 +3,20 @@
 // the element. Ids stay stable for an element across snapshots of the same page, so a plan made
 // from an older snapshot still finds its controls, and a re-rendered control reads as not_found.
 
-import { boundField, boundPage } from "./bounds.js";
-import * as drivers from "./drivers/index.js";
-import { isPlaceholderOption } from "./drivers/util.js";
-import {
+(() => {
+"use strict";
+const { boundField, boundPage } = relayContent.bounds;
+const drivers = relayContent["drivers/index"];
+const { isPlaceholderOption } = relayContent["drivers/util"];
+const {
   RELAY_UI_ATTR, cap, commonAncestor, composedParent, deepDescendants, isVisible, norm, textOf, walkElements,
-} from "./dom.js";
-import { wasEditedByPerson } from "./edits.js";
-import {
+} = relayContent.dom;
+const { wasEditedByPerson } = relayContent.edits;
+const {
   CONTROL_SELECTOR, describedBy, hostOf, inferGroupLabel, inferLabel, optionText, useWidgetParts,
-} from "./labels.js";
-import { childFrames, frameIndex, sightItem } from "./sight.js";
-import { perceive } from "./visibility.js";
+} = relayContent.labels;
+const { childFrames, frameIndex, sightItem } = relayContent.sight;
+const { perceive } = relayContent.visibility;
 
 /**
  * @typedef {object} Entry
@@ -46,8 +48,6 @@ const NOT_FILLABLE_TYPES = new Set(["hidden", "submit", "button", "reset", "imag
 const TEXT_BOX = "input:not([type]), input[type=text], input[type=search], input[type=email], input[type=tel], "
   + "input[type=url], input[type=number], textarea";
 
-export { RELAY_UI_ATTR };
-
 /** @type {WeakMap<Element, string>} */
 const elementIds = new WeakMap();
 /** @type {WeakMap<Element, string>} a group's id, keyed by its first member */
@@ -60,10 +60,10 @@ let counter = 0;
  * reading the page's text for the plan.
  * @type {{walk: number, fields: number, sight: number, text: number, slow: {id: string, widget: string, ms: number}[]}}
  */
-export const lastTimings = { walk: 0, fields: 0, sight: 0, text: 0, slow: [] };
+const lastTimings = { walk: 0, fields: 0, sight: 0, text: 0, slow: [] };
 
 /** id → entry, as of the latest snapshot. @type {Map<string, Entry>} */
-export const registry = new Map();
+const registry = new Map();
 
 /** @param {Element} el @param {WeakMap<Element, string>} [map] */
 function idFor(el, map = elementIds) {
@@ -88,7 +88,7 @@ function candidateSelector() {
  * @param {Element} el
  * @returns {Element}
  */
-export function visualTarget(el) {
+function visualTarget(el) {
   const big = (/** @type {Element} */ e) => {
     const r = e.getBoundingClientRect();
     return r.width >= 24 && r.height >= 12;
@@ -137,7 +137,7 @@ function safeFindDriver(el) {
  * @returns {Promise<{url: string, title: string, fields: FormField[], frame_index: number,
  *   child_frames: {index: number, visible: boolean, reason: string}[]}>}
  */
-export async function snapshot() {
+async function snapshot() {
   registry.clear();
   useWidgetParts(partOfWidget);
   const t0 = performance.now();
@@ -263,7 +263,7 @@ function signatureKey(el, label) {
  * @param {Entry} entry
  * @returns {boolean} whether it was found
  */
-export function relocate(entry) {
+function relocate(entry) {
   const sig = entry.sig;
   if (!sig || entry.kind === "option") return false;
   const [prefix] = sig.key.split("|");
@@ -575,7 +575,7 @@ function ownText(box) {
 // --- reading controls --------------------------------------------------------------------------
 
 /** @param {Element} el @returns {string} */
-export function widgetOf(el) {
+function widgetOf(el) {
   const role = el.getAttribute("role") ?? "";
   if (el instanceof HTMLInputElement) {
     if (role === "combobox") return "combobox";
@@ -606,7 +606,7 @@ export function widgetOf(el) {
 }
 
 /** What the person sees in the control. @param {Element} el @returns {string} */
-export function currentValue(el) {
+function currentValue(el) {
   if (el instanceof HTMLInputElement) {
     if (el.type === "checkbox" || el.type === "radio") return el.checked ? "true" : "";
     if (el.type === "file") return [...(el.files ?? [])].map((f) => f.name).join(", ");
@@ -631,7 +631,7 @@ export function currentValue(el) {
  * (driver or fallback) operated the control.
  * @param {Entry} entry
  */
-export function trackedValue(entry) {
+function trackedValue(entry) {
   if (entry.kind === "group") {
     return entry.members.filter(isChecked).map((m) => optionText(m) || choiceValue(m)).join(", ");
   }
@@ -649,10 +649,9 @@ export function trackedValue(entry) {
 }
 
 // An option that only prompts ("Select…", value "" or "-1"): chosen, it is no answer.
-export { isPlaceholderOption };
 
 /** @param {Element} el */
-export function isChecked(el) {
+function isChecked(el) {
   if (el instanceof HTMLInputElement) return el.checked;
   return el.getAttribute("aria-checked") === "true";
 }
@@ -750,7 +749,7 @@ function repeatBlock(el) {
  * with " >>> " where it enters a shadow root. Never used to find the element again.
  * @param {Element} el
  */
-export function locatorOf(el) {
+function locatorOf(el) {
   /** @type {string[]} */
   const parts = [];
   /** @type {Element|null} */
@@ -800,3 +799,9 @@ function withTimeout(promise, ms) {
     promise.then((v) => { clearTimeout(timer); resolve(v); }, (e) => { clearTimeout(timer); reject(e); });
   });
 }
+
+relayContent.snapshot = {
+  lastTimings, registry, visualTarget, snapshot, relocate, widgetOf, currentValue, trackedValue,
+  isChecked, locatorOf, RELAY_UI_ATTR, isPlaceholderOption,
+};
+})();

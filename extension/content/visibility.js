@@ -9,7 +9,9 @@
 // overflow:hidden ones) and every scroll position is restored before the check returns, in the
 // same task, so no frame is painted in between.
 
-import { RELAY_UI_ATTR, composedParent, containsDeep } from "./dom.js";
+(() => {
+"use strict";
+const { RELAY_UI_ATTR, composedParent, containsDeep } = relayContent.dom;
 
 /** @typedef {{visible: boolean, reason: string}} Sight */
 /**
@@ -51,7 +53,7 @@ const VISIBLE = /** @type {Sight} */ ({ visible: true, reason: "" });
  * @param {SightItem[]} items
  * @returns {Sight[]}
  */
-export function perceive(items) {
+function perceive(items) {
   const keeper = new ScrollKeeper();
   const styles = new StyleCache();
   try {
@@ -537,3 +539,6 @@ class StyleCache {
     return known;
   }
 }
+
+relayContent.visibility = { perceive };
+})();
