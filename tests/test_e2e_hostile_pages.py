@@ -60,6 +60,13 @@ _MARKS_UNSEEN = """async ([url, want]) => {
     }
     return now;
 }"""
+# The top frame's snapshot with a time budget (ms): what it read and what it left unread.
+_SNAPSHOT_WITHIN = """async ([url, budget]) => {
+    const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
+    const reply = await chrome.tabs.sendMessage(tab.id, {relay: "snapshot", budget_ms: budget},
+                                                {frameId: 0});
+    return {read: reply.fields.length, unread: reply.unread};
+}"""
 # How many pixels of a screenshot have the "filled" ring's green (#15803d).
 _GREEN_PIXELS = """async (png) => {
     const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
@@ -182,5 +189,11 @@ def test_throwing_handlers_a_deep_shadow_field_and_an_obedient_model_change_noth
         assert [k for k, v in values.items() if INJECTED in str(v)] == []
         assert values["why"] == "" and values["source"] in ("", "LinkedIn")
         assert outcome.report.page_submits == 0 and outcome.report.navigations == 0
+        # The snapshot's work is bounded in time as well as in fields: out of time, it reads no
+        # more and says how much it left (those are never filled); with time, it reads it all.
+        whole = browser.worker.evaluate(_SNAPSHOT_WITHIN, [page.url, 9000])
+        assert whole["read"] >= 8 and whole["unread"] == 0
+        none = browser.worker.evaluate(_SNAPSHOT_WITHIN, [page.url, 0])
+        assert none["read"] == 0 and none["unread"] >= whole["read"]
     finally:
         page.close()

@@ -38,7 +38,8 @@ async function handleMessage(message) {
       return { ok: true, ...arrivalState() };
     case "snapshot": {
       const started = performance.now();
-      const snap = await snapshot();
+      const budget = Number(message.budget_ms);
+      const snap = await snapshot(Number.isFinite(budget) && budget >= 0 ? budget : undefined);
       noteFields(snap.fields ?? []);
       rememberSnapshot();
       rememberFields(snap.fields);

@@ -33,7 +33,10 @@ const { perceive } = relayContent.visibility;
 
 /** @typedef {Record<string, any>} FormField  see bridge/forms.py FormField */
 
-const MAX_FIELDS = 4000;
+// What one snapshot reads at most: fields (the bridge takes 5,000 in a plan, all frames together:
+// bridge/protocol/bounds.py) and time (the worker waits 15 s for the answer: background/fill.js).
+const MAX_FIELDS = 2500;
+const BUDGET_MS = 9000;
 const MAX_OPTIONS = 1000;
 const DESCRIBE_TIMEOUT_MS = 3000;
 const HINT_ATTRS = ["data-automation-id", "data-qa", "data-field-path", "data-testid", "data-ui"];
@@ -133,14 +136,17 @@ function safeFindDriver(el) {
 /**
  * Snapshot this frame's document. `child_frames` says which of its iframes a person can see (by
  * their index among this window's frames, `frame_index` this frame's own): fields inside a frame
- * nobody sees are not seen either (background/hidden_frames.js).
+ * nobody sees are not seen either (background/hidden_frames.js). A page larger than the bounds
+ * is read in part, in document order: `unread` counts the controls left out, which nothing fills.
+ * @param {number} [budgetMs]
  * @returns {Promise<{url: string, title: string, fields: FormField[], frame_index: number,
- *   child_frames: {index: number, visible: boolean, reason: string}[]}>}
+ *   child_frames: {index: number, visible: boolean, reason: string}[], unread: number}>}
  */
-async function snapshot() {
+async function snapshot(budgetMs = BUDGET_MS) {
   registry.clear();
   useWidgetParts(partOfWidget);
   const t0 = performance.now();
+  const deadline = t0 + budgetMs;
   /** @type {{id: string, widget: string, ms: number}[]} */
   const slow = [];
   const selector = candidateSelector();
@@ -171,8 +177,12 @@ async function snapshot() {
   const fields = [];
   /** @type {Map<string, number>} how many fields had each signature so far */
   const seen = new Map();
-  for (const { el, section: heading } of found) {
-    if (fields.length >= MAX_FIELDS) break;
+  let unread = 0;
+  for (const [at, { el, section: heading }] of found.entries()) {
+    if (fields.length >= MAX_FIELDS || performance.now() >= deadline) {
+      unread = found.slice(at).filter((f) => !taken.has(f.el)).length;
+      break;
+    }
     if (taken.has(el) || !el.isConnected) continue;
     const started = performance.now();
     const driver = safeFindDriver(el);
@@ -223,25 +233,35 @@ async function snapshot() {
     fields.push(boundField(field));
   }
   // What the person can see, checked once the describes are done (they may open menus), in one
-  // synchronous pass with the iframes of this document.
+  // synchronous pass with the iframes of this document (first: there are few, and they decide
+  // for every field inside them). Fields the budget leaves unchecked are left out.
   const t2 = performance.now();
   const frames = childFrames();
   const sights = perceive([
-    ...fields.map((f) => sightItem(/** @type {Entry} */ (registry.get(f.id)))),
     ...frames.map(({ el }) => ({ targets: [el], own: [el] })),
-  ]);
+    ...fields.map((f) => sightItem(/** @type {Entry} */ (registry.get(f.id)))),
+  ], deadline);
+  const frameSights = frames.map(({ index }, i) => ({
+    index, ...(sights[i] ?? { visible: false, reason: "not checked in time" }),
+  }));
+  const fieldSights = sights.slice(frames.length);
+  for (const f of fields.splice(fieldSights.length)) {
+    registry.delete(f.id);
+    unread += 1;
+  }
   fields.forEach((f, i) => {
-    f.visible = sights[i].visible;
-    f.hidden_reason = sights[i].reason;
+    f.visible = fieldSights[i].visible;
+    f.hidden_reason = fieldSights[i].reason;
     const entry = registry.get(f.id);
-    if (entry) entry.hidden = sights[i].reason;
+    if (entry) entry.hidden = fieldSights[i].reason;
   });
-  const frameSights = frames.map(({ index }, i) => ({ index, ...sights[fields.length + i] }));
   lastTimings.walk = Math.round(t1 - t0);
   lastTimings.fields = Math.round(t2 - t1);
   lastTimings.sight = Math.round(performance.now() - t2);
   lastTimings.slow = slow.sort((a, b) => b.ms - a.ms).slice(0, 15);
-  return { ...boundPage(location.href, document.title), fields, frame_index: frameIndex(), child_frames: frameSights };
+  return {
+    ...boundPage(location.href, document.title), fields, frame_index: frameIndex(), child_frames: frameSights, unread,
+  };
 }
 
 /**
