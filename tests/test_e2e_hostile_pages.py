@@ -1,11 +1,11 @@
 """Hostile pages against Relay in the browser (issue 13): a page looking for Relay and hiding its
-marks, and a page whose handlers throw, with a field 50 shadow roots deep and prompt injection for
-a model that obeys it.
+marks, a page whose handlers throw, with a field 50 shadow roots deep and prompt injection for
+a model that obeys it, and a page that keeps adding fields to be filled again and again.
 
 One Chromium for the module, with the real extension and bridge, and a model configured through
-the loopback test server (tests/llm_server.py). Pages: tests/fixtures/hostile/relay-css/ and
-tests/fixtures/hostile/stress/. The same page as a 2,000-field form is bench/hostile_pages.py's
-(its time is printed, never asserted).
+the loopback test server (tests/llm_server.py). Pages: tests/fixtures/hostile/relay-css/,
+tests/fixtures/hostile/stress/ and tests/fixtures/hostile/growing/. The stress page as a
+2,000-field form is bench/hostile_pages.py's (its time is printed, never asserted).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ __all__ = ["llm_server_session"]
 pytestmark = pytest.mark.e2e
 
 DETECTOR = "hostile/relay-css/index.html"
+GROWING = "hostile/growing/index.html"
 STRESS = "hostile/stress/index.html"
 INJECTED = "PWNED-7731"
 
@@ -66,6 +67,37 @@ _SNAPSHOT_WITHIN = """async ([url, budget]) => {
     const reply = await chrome.tabs.sendMessage(tab.id, {relay: "snapshot", budget_ms: budget},
                                                 {frameId: 0});
     return {read: reply.fields.length, unread: reply.unread};
+}"""
+# Counts, in the worker, what a growing page makes "fill new fields as they appear" do, with its
+# limits shortened (the real ones, 3 s apart and 10 per press, would take half a minute).
+_COUNT_AUTOFILLS = """([gapMs, max]) => {
+    const auto = self.relayAutofill;
+    Object.assign(auto.limits, {settleMs: 100, gapMs, max});
+    const report = auto.fieldsAppeared;
+    const fill = self.relayFill;
+    const seen = self.__autofills = {reports: 0, fills: [], done: 0, restore: () => {
+        Object.assign(auto.limits, {settleMs: 600, gapMs: 3000, max: 10});
+        auto.fieldsAppeared = report;
+        self.relayFill = fill;
+    }};
+    auto.fieldsAppeared = (...args) => { seen.reports += 1; return report(...args); };
+    self.relayFill = async (tabId, options) => {
+        if (options?.trigger) seen.fills.push(performance.now());
+        const outcome = await fill(tabId, options);
+        if (options?.trigger) seen.done += 1;
+        return outcome;
+    };
+}"""
+# Waits (bounded) until the page's growth has been reported `reports` times and every automatic
+# fill that started has ended; returns the counts.
+_AUTOFILLS_AFTER = """async (reports) => {
+    const seen = self.__autofills;
+    const deadline = Date.now() + 60000;
+    while ((seen.reports < reports || seen.done < seen.fills.length) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return {reports: seen.reports, fills: seen.fills.length, done: seen.done,
+            gaps: seen.fills.slice(1).map((t, i) => t - seen.fills[i])};
 }"""
 # How many pixels of a screenshot have the "filled" ring's green (#15803d).
 _GREEN_PIXELS = """async (png) => {
@@ -197,3 +229,29 @@ def test_throwing_handlers_a_deep_shadow_field_and_an_obedient_model_change_noth
         assert none["read"] == 0 and none["unread"] >= whole["read"]
     finally:
         page.close()
+
+
+def test_a_page_that_keeps_adding_fields_gets_a_bounded_number_of_automatic_fills(
+    session: tuple[RelayBrowser, StaticServer],
+) -> None:
+    browser, server = session
+    gap_ms, most = 1000, 3
+    browser.worker.evaluate("() => chrome.storage.local.set({autoFillNewFields: true})")
+    browser.worker.evaluate(_COUNT_AUTOFILLS, [gap_ms, most])
+    page = browser.open(server.url(GROWING))
+    try:
+        assert browser.fill(page).report.ok
+        page.evaluate("() => window.__grow(10, 600)")
+        page.wait_for_function("() => window.__added === 10", timeout=30_000)
+        seen = browser.worker.evaluate(_AUTOFILLS_AFTER, most + 3)
+        # The page asked again and again; it got `most` fills after the person's one press of
+        # Fill, each at least the gap after the one before, then none however often it asks.
+        assert seen["reports"] >= most + 3
+        assert seen["fills"] == most and seen["done"] == most
+        assert all(gap >= gap_ms - 50 for gap in seen["gaps"]), seen["gaps"]
+        assert page.input_value("#city1") == "San Francisco"  # an automatic fill did fill
+        assert page.evaluate("() => window.__fixtureSubmits") == 0
+    finally:
+        page.close()
+        browser.worker.evaluate("() => self.__autofills?.restore()")
+        browser.worker.evaluate("() => chrome.storage.local.set({autoFillNewFields: false})")
