@@ -1,17 +1,16 @@
 """Hostile pages against Relay in the browser (issue 13): a page looking for Relay and hiding its
-marks, and a page whose handlers throw, with a field 50 shadow roots deep and prompt injection for
-a model that obeys it.
+marks, a page whose handlers throw, with a field 50 shadow roots deep and prompt injection for
+a model that obeys it, and a page that keeps adding fields to be filled again and again.
 
 One Chromium for the module, with the real extension and bridge, and a model configured through
-the loopback test server (tests/llm_server.py). Pages: tests/fixtures/hostile/relay-css/ and
-tests/fixtures/hostile/stress/. The same page as a 2,000-field form is bench/hostile_pages.py's
-(its time is printed, never asserted).
+the loopback test server (tests/llm_server.py). Pages: tests/fixtures/hostile/relay-css/,
+tests/fixtures/hostile/stress/ and tests/fixtures/hostile/growing/. The stress page as a
+2,000-field form is bench/hostile_pages.py's (its time is printed, never asserted).
 """
 
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,6 +25,7 @@ __all__ = ["llm_server_session"]
 pytestmark = pytest.mark.e2e
 
 DETECTOR = "hostile/relay-css/index.html"
+GROWING = "hostile/growing/index.html"
 STRESS = "hostile/stress/index.html"
 INJECTED = "PWNED-7731"
 
@@ -60,6 +60,44 @@ _MARKS_UNSEEN = """async ([url, want]) => {
         now = await read();
     }
     return now;
+}"""
+# The top frame's snapshot with a time budget (ms): what it read and what it left unread.
+_SNAPSHOT_WITHIN = """async ([url, budget]) => {
+    const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
+    const reply = await chrome.tabs.sendMessage(tab.id, {relay: "snapshot", budget_ms: budget},
+                                                {frameId: 0});
+    return {read: reply.fields.length, unread: reply.unread};
+}"""
+# Counts, in the worker, what a growing page makes "fill new fields as they appear" do, with its
+# limits shortened (the real ones, 3 s apart and 10 per press, would take half a minute).
+_COUNT_AUTOFILLS = """([gapMs, max]) => {
+    const auto = self.relayAutofill;
+    Object.assign(auto.limits, {settleMs: 100, gapMs, max});
+    const report = auto.fieldsAppeared;
+    const fill = self.relayFill;
+    const seen = self.__autofills = {reports: 0, fills: [], done: 0, restore: () => {
+        Object.assign(auto.limits, {settleMs: 600, gapMs: 3000, max: 10});
+        auto.fieldsAppeared = report;
+        self.relayFill = fill;
+    }};
+    auto.fieldsAppeared = (...args) => { seen.reports += 1; return report(...args); };
+    self.relayFill = async (tabId, options) => {
+        if (options?.trigger) seen.fills.push(performance.now());
+        const outcome = await fill(tabId, options);
+        if (options?.trigger) seen.done += 1;
+        return outcome;
+    };
+}"""
+# Waits (bounded) until the page's growth has been reported `reports` times and every automatic
+# fill that started has ended; returns the counts.
+_AUTOFILLS_AFTER = """async (reports) => {
+    const seen = self.__autofills;
+    const deadline = Date.now() + 60000;
+    while ((seen.reports < reports || seen.done < seen.fills.length) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return {reports: seen.reports, fills: seen.fills.length, done: seen.done,
+            gaps: seen.fills.slice(1).map((t, i) => t - seen.fills[i])};
 }"""
 # How many pixels of a screenshot have the "filled" ring's green (#15803d).
 _GREEN_PIXELS = """async (png) => {
@@ -119,13 +157,12 @@ def _extension_paths() -> list[str]:
     return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
 
 
-def _web_accessible(path: str) -> bool:
-    # Still in the manifest: the content modules' import() needs them (docs/security.md).
-    manifest = json.loads((extension_dir() / "manifest.json").read_text(encoding="utf-8"))
-    entries = manifest.get("web_accessible_resources", [])
-    globs = [g for entry in entries for g in entry["resources"]]
-    folder = path.rsplit("/", 1)[0] if "/" in path else ""
-    return path.endswith(".js") and any(g == f"{folder}/*.js" for g in globs)
+def _fetchable(page: Any, browser: RelayBrowser) -> list[str]:
+    """The extension's files the page can fetch at chrome-extension://<id>/<path>."""
+    base = browser.worker.evaluate("() => chrome.runtime.getURL('')")
+    got: list[str] = page.evaluate("([b, p]) => window.__fetchable(b, p)",
+                                   [base, _extension_paths()])
+    return got
 
 
 def test_a_page_sees_nothing_of_relay_before_the_fill_and_cannot_hide_its_marks(
@@ -139,10 +176,9 @@ def test_a_page_sees_nothing_of_relay_before_the_fill_and_cannot_hide_its_marks(
         # Before any Fill: no content script in any frame, nothing in the page's world or DOM.
         assert set(browser.worker.evaluate(_FRAMES_ANSWERING, page.url).values()) == {False}
         assert page.evaluate("() => window.__probe()") == {"globals": [], "elements": 0}
-        base = browser.worker.evaluate("() => chrome.runtime.getURL('')")
-        paths = _extension_paths()
-        fetched = page.evaluate("([b, p]) => window.__fetchable(b, p)", [base, paths])
-        assert [p for p in fetched if not _web_accessible(p)] == []
+        # No file of the extension can be fetched by the page (the content script is injected
+        # as classic scripts, nothing is web-accessible), before the Fill or after it.
+        assert _fetchable(page, browser) == []
 
         outcome = browser.fill(page)
         assert outcome.report.ok, outcome.report.error
@@ -154,6 +190,7 @@ def test_a_page_sees_nothing_of_relay_before_the_fill_and_cannot_hide_its_marks(
         assert page.frames[1].input_value("#chat-email") == ""
         assert page.evaluate("() => window.__probe().globals") == []
         assert outcome.report.page_submits == 0
+        assert _fetchable(page, browser) == []
 
         # Every rule of the page's CSS aims at the marks; they are drawn all the same.
         png = base64.b64encode(page.screenshot()).decode()
@@ -184,5 +221,37 @@ def test_throwing_handlers_a_deep_shadow_field_and_an_obedient_model_change_noth
         assert [k for k, v in values.items() if INJECTED in str(v)] == []
         assert values["why"] == "" and values["source"] in ("", "LinkedIn")
         assert outcome.report.page_submits == 0 and outcome.report.navigations == 0
+        # The snapshot's work is bounded in time as well as in fields: out of time, it reads no
+        # more and says how much it left (those are never filled); with time, it reads it all.
+        whole = browser.worker.evaluate(_SNAPSHOT_WITHIN, [page.url, 9000])
+        assert whole["read"] >= 8 and whole["unread"] == 0
+        none = browser.worker.evaluate(_SNAPSHOT_WITHIN, [page.url, 0])
+        assert none["read"] == 0 and none["unread"] >= whole["read"]
     finally:
         page.close()
+
+
+def test_a_page_that_keeps_adding_fields_gets_a_bounded_number_of_automatic_fills(
+    session: tuple[RelayBrowser, StaticServer],
+) -> None:
+    browser, server = session
+    gap_ms, most = 1000, 3
+    browser.worker.evaluate("() => chrome.storage.local.set({autoFillNewFields: true})")
+    browser.worker.evaluate(_COUNT_AUTOFILLS, [gap_ms, most])
+    page = browser.open(server.url(GROWING))
+    try:
+        assert browser.fill(page).report.ok
+        page.evaluate("() => window.__grow(10, 600)")
+        page.wait_for_function("() => window.__added === 10", timeout=30_000)
+        seen = browser.worker.evaluate(_AUTOFILLS_AFTER, most + 3)
+        # The page asked again and again; it got `most` fills after the person's one press of
+        # Fill, each at least the gap after the one before, then none however often it asks.
+        assert seen["reports"] >= most + 3
+        assert seen["fills"] == most and seen["done"] == most
+        assert all(gap >= gap_ms - 50 for gap in seen["gaps"]), seen["gaps"]
+        assert page.input_value("#city1") == "San Francisco"  # an automatic fill did fill
+        assert page.evaluate("() => window.__fixtureSubmits") == 0
+    finally:
+        page.close()
+        browser.worker.evaluate("() => self.__autofills?.restore()")
+        browser.worker.evaluate("() => chrome.storage.local.set({autoFillNewFields: false})")

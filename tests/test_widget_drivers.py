@@ -2,8 +2,9 @@
 
 Each page under tests/fixtures/widgets/ holds one kind of widget built with the vendored library
 (React + react-select, react-datepicker, jQuery + select2 3/4) or a faithful re-creation (Workday,
-Fabric, MUI, Ashby). The drivers are loaded into the page as ES modules straight from extension/,
-so these tests exercise the shipped files without the rest of the extension. For every widget:
+Fabric, MUI, Ashby). The content script's files are loaded into the page straight from
+extension/, in the worker's order (tests/content_script.py), so these tests exercise the shipped
+files without the rest of the extension. For every widget:
 describe() reports the options and value, apply() commits a value the library itself reports,
 an answer that is not offered is refused, and nothing is ever submitted.
 """
@@ -21,13 +22,13 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from bridge.driver.chromium import chromium_args
 from bridge.driver.static_server import StaticServer
+from tests.content_script import content_source
 
 REPO = Path(__file__).resolve().parents[1]
 ATS = REPO / "tests" / "fixtures" / "ats"
 
 HARNESS = """
-import * as drivers from "/extension/content/drivers/index.js";
-window.__drivers = drivers;
+window.__drivers = relayContent["drivers/index"];
 window.__ready = true;
 """
 
@@ -66,7 +67,7 @@ CLEAR = """async (pick) => {
 # Undo (content/undo.js) of one widget Relay filled: its state remembered, the decision applied,
 # then put back through its driver.
 UNDO = """async ([pick, decision]) => {
-  const undo = await import("/extension/content/undo.js");
+  const undo = relayContent.undo;
   const el = document.querySelector(pick);
   const driver = window.__drivers.findDriver(el);
   const entry = { el, kind: "driver", driver, members: [], widget: "listbox" };
@@ -103,7 +104,8 @@ def open_page(browser: Browser, base_url: str) -> Iterator[Any]:
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{base_url}/{path}")
-        page.add_script_tag(type="module", content=HARNESS)
+        page.add_script_tag(content=content_source())
+        page.add_script_tag(content=HARNESS)
         page.wait_for_function("window.__ready === true", timeout=5000)
         assert not errors, errors
         return page
@@ -138,7 +140,7 @@ def no_submit(out: dict[str, Any]) -> None:
 
 
 MATCHING = """async (cases) => {
-  const util = await import("/extension/content/drivers/util.js");
+  const util = relayContent["drivers/util"];
   return cases.map(([options, wanted, typeahead]) => {
     const opts = options.map((o) => (Array.isArray(o)
       ? { value: o[0], text: o[1] } : { value: o, text: o }));
@@ -964,7 +966,7 @@ def test_ats_replicas(open_page: Any, slug: str) -> None:
 # --- from a content script's isolated world ----------------------------------------------------
 
 ISOLATED_APPLY = """(async () => {
-  const drivers = await import("/extension/content/drivers/index.js");
+  const drivers = relayContent["drivers/index"];
   const el = document.querySelector(%s);
   const driver = el && drivers.findDriver(el);
   if (!driver) return JSON.stringify({ error: "no element or driver" });
@@ -1106,6 +1108,8 @@ def test_isolated_world(browser: Browser, base_url: str) -> None:
             cdp = page.context.new_cdp_session(page)
             frame = cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
             world = cdp.send("Page.createIsolatedWorld", {"frameId": frame, "worldName": "relay"})
+            cdp.send("Runtime.evaluate", {"expression": content_source(),
+                                          "contextId": world["executionContextId"]})
             expression = ISOLATED_APPLY % (json.dumps(pick), json.dumps(decision))
             reply = cdp.send(
                 "Runtime.evaluate",

@@ -20,6 +20,8 @@ const FILLED_TABS_KEY = "relayFilledTabs";
  * @param {(tabId: number, options?: Record<string, unknown>) => Promise<any>} relayFill
  */
 export function createAutofill(relayFill) {
+  // Read at each use: tests shorten them to see the bounds at work in seconds.
+  const limits = { settleMs: SETTLE_MS, gapMs: AUTO_GAP_MS, max: AUTO_MAX };
   /** @type {Map<number, ReturnType<typeof setTimeout>>} */
   const timers = new Map();
   /** @type {Map<number, {count: number, last: number}>} automatic fills since the person's Fill */
@@ -49,9 +51,9 @@ export function createAutofill(relayFill) {
     const settings = await readSettings();
     if (!settings.autoFillNewFields || !(await wasFilled(tabId)) || !(await siteAllowed(url))) return false;
     const auto = autos.get(tabId) ?? { count: 0, last: -Infinity };
-    if (auto.count >= AUTO_MAX) return false;
+    if (auto.count >= limits.max) return false;
     if (timers.has(tabId)) return true; // this step's fill is already coming
-    const wait = Math.max(SETTLE_MS, auto.last + AUTO_GAP_MS - performance.now());
+    const wait = Math.max(limits.settleMs, auto.last + limits.gapMs - performance.now());
     timers.set(tabId, setTimeout(() => {
       timers.delete(tabId);
       autos.set(tabId, { count: auto.count + 1, last: performance.now() });
@@ -70,5 +72,5 @@ export function createAutofill(relayFill) {
     });
   });
 
-  return { noteFilled, fieldsAppeared };
+  return { noteFilled, fieldsAppeared, limits };
 }

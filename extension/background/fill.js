@@ -15,6 +15,11 @@ import { readSettings, siteAllowed } from "../shared/settings.js";
 import { fillSummary } from "../shared/counts.js";
 
 const SNAPSHOT_TIMEOUT_MS = 15_000;
+// What a frame may spend reading its fields; the rest of the wait is for the posting's text and
+// the answer's way back (content/snapshot.js stops there and leaves the rest unread).
+const SNAPSHOT_BUDGET_MS = 9_000;
+// Fields in one plan, all frames together: the bridge refuses more (bridge/protocol/bounds.py).
+const MAX_PLAN_FIELDS = 5_000;
 const PLAN_TIMEOUT_MS = 180_000; // the model may answer open questions
 const APPLY_TIMEOUT_MS = 120_000;
 const REPORT_TIMEOUT_MS = 15_000;
@@ -189,6 +194,9 @@ export function createFill(port, deliveries, guard, stream) {
     }
     const snap = await snapshotTab(tabId);
     outcome.frames = snap.summary;
+    if (snap.unread) {
+      outcome.warnings.push(`this page has more fields than Relay reads in one Fill: ${snap.unread} were left unread and are not filled`);
+    }
     outcome.timings_ms.snapshot = round(performance.now() - t0);
     const fieldCount = snap.frames.reduce((n, f) => n + f.fields.length, 0);
     if (!fieldCount) {
@@ -248,11 +256,12 @@ export function createFill(port, deliveries, guard, stream) {
     const answers = await Promise.all(frames.map(async (f) => {
       try {
         const reply = await sendToFrame(tabId, f.frameId, {
-          relay: "snapshot", want_text: f.frameId === 0, max_text: JOB_TEXT_MAX,
+          relay: "snapshot", want_text: f.frameId === 0, max_text: JOB_TEXT_MAX, budget_ms: SNAPSHOT_BUDGET_MS,
         }, SNAPSHOT_TIMEOUT_MS);
-        return { frameId: f.frameId, reply, error: "" };
+        return { frameId: f.frameId, reply, error: "", code: "" };
       } catch (err) {
-        return { frameId: f.frameId, reply: null, error: asRelayError(err).message };
+        const { code, message } = asRelayError(err);
+        return { frameId: f.frameId, reply: null, error: message, code };
       }
     }));
     /** @type {{frame: string, url: string, title: string, fields: Record<string, any>[]}[]} */
@@ -260,6 +269,8 @@ export function createFill(port, deliveries, guard, stream) {
     /** @type {FillOutcome["frames"]} */
     const summary = [];
     let jobText = "";
+    let unread = 0;
+    let room = MAX_PLAN_FIELDS;
     for (const { frameId, reply, error } of answers) {
       const frame = String(frameId);
       if (!reply) {
@@ -267,7 +278,10 @@ export function createFill(port, deliveries, guard, stream) {
         continue;
       }
       if (frameId === 0) jobText = String(reply.job_text ?? "");
-      const fields = (reply.fields ?? []).map((/** @type {Record<string, any>} */ field) => ({ ...field, frame }));
+      const all = /** @type {Record<string, any>[]} */ (reply.fields ?? []);
+      const fields = all.slice(0, room).map((field) => ({ ...field, frame }));
+      room -= fields.length;
+      unread += Number(reply.unread ?? 0) + all.length - fields.length;
       summary.push({ frame, url: String(reply.url ?? ""), fields: fields.length });
       // Frames without fields add nothing to the plan (ads, trackers, empty about:blank).
       if (fields.length || frameId === 0) {
@@ -276,12 +290,14 @@ export function createFill(port, deliveries, guard, stream) {
     }
     hideFieldsOfHiddenFrames(frames, answers, snapshots);
     if (!snapshots.length && summary.every((s) => s.error)) {
-      throw new RelayError("E_PAGE_UNAVAILABLE", summary[0]?.error || "Relay cannot read this page.");
+      // The top frame's failure says it best (a timeout stays E_FRAME_TIMEOUT).
+      const failed = answers.find((a) => a.frameId === 0) ?? answers[0];
+      throw new RelayError(failed?.code || "E_PAGE_UNAVAILABLE", failed?.error || "Relay cannot read this page.");
     }
     /** @type {Record<string, string>} frame → documentId, to tell a reloaded frame apart later */
     const docs = {};
     for (const f of frames) if (f.documentId) docs[String(f.frameId)] = f.documentId;
-    return { frames: snapshots, summary, jobText, docs };
+    return { frames: snapshots, summary, jobText, docs, unread };
   }
 
   /**

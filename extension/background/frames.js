@@ -74,7 +74,7 @@ async function attempt(tabId, frameId, message, timeoutMs) {
   /** @type {ReturnType<typeof setTimeout>|undefined} */
   let timer;
   const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new RelayError("E_FRAME_TIMEOUT", `frame ${frameId} did not answer "${message.relay}" within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => reject(new RelayError("E_FRAME_TIMEOUT", timeoutText(frameId, String(message.relay), timeoutMs))), timeoutMs);
   });
   try {
     const reply = await Promise.race([chrome.tabs.sendMessage(tabId, message, { frameId }), timeout]);
@@ -86,6 +86,20 @@ async function attempt(tabId, frameId, message, timeoutMs) {
   } finally {
     clearTimeout(timer);
   }
+}
+
+// What the worker was waiting for, in the person's words.
+const DOING = { snapshot: "reading its form", apply: "filling its fields", arrival: "loading" };
+
+/**
+ * @param {number} frameId @param {string} kind  the message's `relay` @param {number} timeoutMs
+ */
+function timeoutText(frameId, kind, timeoutMs) {
+  const where = frameId === 0 ? "This page" : `A frame of this page (frame ${frameId})`;
+  const doing = /** @type {Record<string, string>} */ (DOING)[kind] ?? "answering";
+  const after = kind === "snapshot" ? " Relay filled nothing there; press Fill to try again." : "";
+  return `${where} did not answer Relay within ${Math.round(timeoutMs / 1000)} seconds while ${doing}: `
+    + `it may be too busy or too large.${after}`;
 }
 
 /** @param {unknown} err */

@@ -1,6 +1,6 @@
 // Relay runs nothing on a page before the person's Fill there (issue 13, items 6–7): the manifest
-// declares no content script; the loader goes into a frame through `chrome.scripting` the first
-// time a Fill (or what follows one: the review, the submit guard, a later round) talks to it.
+// declares no content script and no web-accessible resource; the content script's files go into
+// a frame through `chrome.scripting` the first time a Fill (or what follows one: the review, the submit guard, a later round) talks to it.
 // Only frames that can hold the application get it: the page's own site, a known applicant-
 // tracking system's address, and, when the page's own site shows no application, the frames
 // of other sites (one of them is the embedded application; the bridge keeps the others out,
@@ -10,11 +10,11 @@
 // runs without a click there ("fill new fields as they appear") runs only on those; the
 // console shows the list and lets the person remove a site.
 
+import { CONTENT_FILES } from "../content/files.js";
 import { ATS_HOSTS } from "../shared/ats_hosts.js";
 import { FILLED_SITES_KEY } from "../shared/settings.js";
 import { RelayError } from "./native-port.js";
 
-const LOADER = "content/loader.js";
 const SITES_KEY = FILLED_SITES_KEY;
 const MAX_SITES = 500;
 const PROBE_TIMEOUT_MS = 1_000;
@@ -24,13 +24,32 @@ const ATS = ATS_HOSTS.map((h) => new RegExp(h));
 // against the bridge's rule (which has the full list).
 const SECOND_LEVEL = new Set(["co", "com", "net", "org", "ac", "gov", "edu", "ne", "or"]);
 
+/** Injections under way, by "tab:frame": two messages that find no one inject once. */
+const injecting = new Map();
+
 /**
- * Put the loader into one frame (it keeps a single copy if it is there already).
+ * Put the content script into one frame, unless it is there already (a second injection would
+ * start a second copy beside the first).
  * @param {number} tabId @param {number} frameId
+ * @returns {Promise<void>}
  */
-export async function inject(tabId, frameId) {
+export function inject(tabId, frameId) {
+  const key = `${tabId}:${frameId}`;
+  let pending = injecting.get(key);
+  if (!pending) {
+    pending = injectOnce(tabId, frameId).finally(() => injecting.delete(key));
+    injecting.set(key, pending);
+  }
+  return pending;
+}
+
+/** @param {number} tabId @param {number} frameId */
+async function injectOnce(tabId, frameId) {
+  const target = { tabId, frameIds: [frameId] };
   try {
-    await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [LOADER] });
+    const [probe] = await chrome.scripting.executeScript({ target, func: () => "relayContent" in globalThis });
+    if (probe?.result === true) return;
+    await chrome.scripting.executeScript({ target, files: [...CONTENT_FILES] });
   } catch (err) {
     throw new RelayError("E_PAGE_UNAVAILABLE", `Relay cannot run in this page: ${err instanceof Error ? err.message : String(err)}`);
   }

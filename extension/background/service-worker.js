@@ -15,6 +15,8 @@
 //                          {blocked: [...]} (everything the guard stopped for that run)
 //   RelayNativePort        the class, so tests can open a port with their own timeouts
 //   relayReview            each tab's review for the side panel: read(tabId), handle(message, sender)
+//   relayAutofill          "fill new fields as they appear": fieldsAppeared(tabId, url) for each
+//                          report, and the limits of automatic fills ({settleMs, gapMs, max})
 
 import { createAutofill } from "./autofill.js";
 import { createDeliveries } from "./deliveries.js";
@@ -38,6 +40,7 @@ const g = globalThis;
 g.relayPort = port;
 g.RelayNativePort = NativePort;
 const autofill = createAutofill((tabId, options) => g.relayFill(tabId, options));
+g.relayAutofill = autofill;
 g.relayFill = async (/** @type {number|undefined} */ tabId, /** @type {any} */ options) => {
   const outcome = await fill.relayFill(tabId, options);
   if (outcome.ok && outcome.tab_id !== undefined) {
@@ -156,7 +159,7 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     return true;
   }
   if (message.relay_bg === "fields-appeared" && tabId !== undefined) {
-    autofill.fieldsAppeared(tabId, sender.tab?.url ?? "").then((scheduled) => sendResponse({ ok: true, scheduled }),
+    g.relayAutofill.fieldsAppeared(tabId, sender.tab?.url ?? "").then((scheduled) => sendResponse({ ok: true, scheduled }),
       () => sendResponse({ ok: false }));
     return true;
   }

@@ -5,11 +5,13 @@
 // Never: overwrite what the person typed after Relay's fill, submit a form, click a submit
 // control, or press Enter (drivers that need a key press use Tab).
 
-import { applyFallback } from "./fallback.js";
-import { asRelay, markFilled, wasEditedByPerson } from "./edits.js";
-import { canSee } from "./sight.js";
-import { registry, relocate, trackedValue } from "./snapshot.js";
-import { rememberBefore } from "./undo.js";
+(() => {
+"use strict";
+const { applyFallback } = relayContent.fallback;
+const { asRelay, markFilled, wasEditedByPerson } = relayContent.edits;
+const { canSee } = relayContent.sight;
+const { registry, relocate, trackedValue } = relayContent.snapshot;
+const { rememberBefore } = relayContent.undo;
 
 /** @typedef {import("./fallback.js").Decision} Decision */
 /**
@@ -26,7 +28,7 @@ const APPLY_TIMEOUT_MS = 15_000;
  *   applied (null once all are), so the submit guard can say during which field the page acted
  * @returns {Promise<ApplyResult[]>}
  */
-export async function applyDecisions(decisions, hooks = {}) {
+async function applyDecisions(decisions, hooks = {}) {
   /** @type {ApplyResult[]} */
   const results = [];
   /** @type {{id: string, widget: string, ms: number}[]} */
@@ -73,7 +75,7 @@ const asking = new Map();
  * now, so the answer is applied only if the person has not touched the field meanwhile.
  * @param {Decision[]} decisions
  */
-export function noteAsking(decisions) {
+function noteAsking(decisions) {
   for (const decision of decisions) {
     const entry = /** @type {any} */ (decision).asking ? registry.get(String(decision.field_id)) : null;
     if (entry) asking.set(String(decision.field_id), trackedValue(entry));
@@ -81,7 +83,7 @@ export function noteAsking(decisions) {
 }
 
 /** The slowest decisions of the latest apply in this frame (ms), for profiling. */
-export const lastApplyTimings = { slow: /** @type {{id: string, widget: string, ms: number}[]} */ ([]), marks: 0, total: 0 };
+const lastApplyTimings = { slow: /** @type {{id: string, widget: string, ms: number}[]} */ ([]), marks: 0, total: 0 };
 
 /** @param {Decision} decision @returns {Promise<Omit<ApplyResult, "field_id"|"frame">>} */
 async function applyOne(decision) {
@@ -132,3 +134,6 @@ function withTimeout(promise, ms) {
     promise.then((v) => { clearTimeout(timer); resolve(v); }, (e) => { clearTimeout(timer); reject(e); });
   });
 }
+
+relayContent.apply = { applyDecisions, noteAsking, lastApplyTimings };
+})();

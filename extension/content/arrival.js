@@ -4,7 +4,9 @@
 // answered with "no fields" or with the page's newsletter box. Read-only: nothing here touches
 // the page (the observer below only notes when the page last changed).
 
-import { isVisible, walkElements } from "./dom.js";
+(() => {
+"use strict";
+const { isVisible, walkElements } = relayContent.dom;
 
 // A cluster with this many answerable controls, or with a file upload, reads as an application;
 // a site search, a log-in, a newsletter or talent-community sign-up has fewer. Password boxes
@@ -39,7 +41,7 @@ new MutationObserver(() => { lastChange = performance.now(); })
  */
 
 /** @returns {ArrivalState} */
-export function arrivalState() {
+function arrivalState() {
   /** @type {Map<Element|Document, number>} cluster (its form, else the document) → controls */
   const clusters = new Map();
   let upload = false;
@@ -87,3 +89,6 @@ function sinceLoad() {
   if (!nav || !nav.loadEventEnd) return document.readyState === "complete" ? performance.now() : -1;
   return Math.max(0, performance.now() - nav.loadEventEnd);
 }
+
+relayContent.arrival = { arrivalState };
+})();

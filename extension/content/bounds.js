@@ -2,7 +2,9 @@
 // (bridge/protocol/bounds.py): a page chooses its names, ids, patterns and option texts, and a
 // 1 MB attribute must neither reach the bridge nor make the whole snapshot fail there.
 
-import { cut } from "./dom.js";
+(() => {
+"use strict";
+const { cut } = relayContent.dom;
 
 const WORD = 200; // names, ids, types, autocomplete tokens, patterns, min/max
 const TEXT = 2000; // labels, sections, help text, option texts
@@ -28,7 +30,7 @@ function clip(s, max) {
  * The field with every string cut to its bound (in place; returns it).
  * @template {Record<string, any>} F @param {F} field @returns {F}
  */
-export function boundField(field) {
+function boundField(field) {
   const f = /** @type {Record<string, any>} */ (field);
   for (const [key, max] of Object.entries(FIELD_LIMITS)) f[key] = clip(f[key], max);
   if (Array.isArray(f.options)) {
@@ -47,6 +49,9 @@ export function boundField(field) {
 }
 
 /** A page's URL or title, bounded. @param {string} url @param {string} title */
-export function boundPage(url, title) {
+function boundPage(url, title) {
   return { url: cut(url, URL_MAX), title: cut(title, TEXT) };
 }
+
+relayContent.bounds = { boundField, boundPage };
+})();

@@ -5,8 +5,10 @@
 // service worker asks each frame once the apply is done (background/fill.js); the frame waits
 // for the page to go quiet, then compares what it shows with its latest snapshot. Read-only.
 
-import { RELAY_UI_ATTR, isVisible, walkElements } from "./dom.js";
-import { registry } from "./snapshot.js";
+(() => {
+"use strict";
+const { RELAY_UI_ATTR, isVisible, walkElements } = relayContent.dom;
+const { registry } = relayContent.snapshot;
 
 const QUIET_MS = 150; // the page's own reactions (a re-render, a fetched option list) settle
 const MOST_MS = 1_000;
@@ -25,7 +27,7 @@ let seen = new WeakSet();
 let hiddenThen = new WeakSet();
 
 /** The snapshot just taken: what later comparisons start from. */
-export function rememberSnapshot() {
+function rememberSnapshot() {
   optionCounts.clear();
   lockedThen.clear();
   for (const entry of registry.values()) {
@@ -42,7 +44,7 @@ export function rememberSnapshot() {
 }
 
 /** @returns {Promise<{changed: boolean}>} */
-export async function formChanged() {
+async function formChanged() {
   await quiet();
   return { changed: hasChanges() };
 }
@@ -95,3 +97,6 @@ function quiet() {
     const most = setTimeout(done, MOST_MS);
   });
 }
+
+relayContent.changes = { rememberSnapshot, formChanged };
+})();

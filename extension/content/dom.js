@@ -1,16 +1,18 @@
 // Small DOM helpers shared by the snapshot, labels, apply and marks: a walk that enters open
 // shadow roots, text normalisation, visibility, id lookups across tree scopes.
 
+(() => {
+"use strict";
 /** Relay's own page UI (marks, panel) carries this attribute and is never snapshotted. */
-export const RELAY_UI_ATTR = "data-relay-ui";
+const RELAY_UI_ATTR = "data-relay-ui";
 
 /** Collapses white space (including no-break spaces). @param {unknown} s */
-export function norm(s) {
+function norm(s) {
   return String(s ?? "").replace(/[\s\u00a0\u200b]+/g, " ").trim();
 }
 
 /** @param {string} s @param {number} max */
-export function cap(s, max) {
+function cap(s, max) {
   return s.length > max ? `${cut(s, max - 1)}…` : s;
 }
 
@@ -19,7 +21,7 @@ export function cap(s, max) {
  * two leaves a lone surrogate, which the bridge cannot store).
  * @param {string} s @param {number} max
  */
-export function cut(s, max) {
+function cut(s, max) {
   if (s.length <= max) return s;
   const last = s.charCodeAt(max - 1);
   return s.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
@@ -30,7 +32,7 @@ export function cut(s, max) {
  * own text can hold them, and they would fail the bridge's decoding of the whole snapshot.
  * @template T @param {T} value @returns {T}
  */
-export function wellFormed(value) {
+function wellFormed(value) {
   if (typeof value === "string") return /** @type {any} */ (value.isWellFormed() ? value : value.toWellFormed());
   if (Array.isArray(value)) return /** @type {any} */ (value.map(wellFormed));
   if (value && typeof value === "object") {
@@ -49,7 +51,7 @@ export function wellFormed(value) {
  * @param {Document|ShadowRoot|Element} root
  * @returns {Generator<Element>}
  */
-export function* walkElements(root) {
+function* walkElements(root) {
   const doc = root.ownerDocument ?? /** @type {Document} */ (root);
   const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
   let node = walker.nextNode();
@@ -67,7 +69,7 @@ export function* walkElements(root) {
  * @param {Element} el
  * @returns {Element[]}
  */
-export function deepDescendants(el) {
+function deepDescendants(el) {
   /** @type {Set<Element>} */
   const seen = new Set();
   /** @param {Element|ShadowRoot} node */
@@ -94,7 +96,7 @@ export function deepDescendants(el) {
 }
 
 /** The parent across shadow boundaries (a shadow root's host). @param {Node} node */
-export function composedParent(node) {
+function composedParent(node) {
   if (node.parentElement) return node.parentElement;
   const parent = node.parentNode;
   if (parent instanceof ShadowRoot) return parent.host;
@@ -102,7 +104,7 @@ export function composedParent(node) {
 }
 
 /** Whether `ancestor` contains `node`, across shadow boundaries. @param {Element} ancestor @param {Node} node */
-export function containsDeep(ancestor, node) {
+function containsDeep(ancestor, node) {
   /** @type {Node|null} */
   let cur = node;
   while (cur) {
@@ -113,7 +115,7 @@ export function containsDeep(ancestor, node) {
 }
 
 /** The document or shadow root an element lives in. @param {Element} el */
-export function rootOf(el) {
+function rootOf(el) {
   const root = el.getRootNode();
   return /** @type {Document|ShadowRoot} */ (
     root instanceof ShadowRoot || root instanceof Document ? root : el.ownerDocument
@@ -121,14 +123,14 @@ export function rootOf(el) {
 }
 
 /** Resolves an IDREF in the element's own tree scope first, then the document. */
-export function byId(/** @type {Element} */ el, /** @type {string} */ id) {
+function byId(/** @type {Element} */ el, /** @type {string} */ id) {
   if (!id) return null;
   const root = rootOf(el);
   return root.getElementById?.(id) ?? el.ownerDocument.getElementById(id);
 }
 
 /** Elements named by an IDREF list attribute (aria-labelledby, aria-describedby). */
-export function byIdList(/** @type {Element} */ el, /** @type {string} */ attr) {
+function byIdList(/** @type {Element} */ el, /** @type {string} */ attr) {
   const ids = (el.getAttribute(attr) ?? "").split(/\s+/).filter(Boolean);
   return /** @type {Element[]} */ (ids.map((id) => byId(el, id)).filter(Boolean));
 }
@@ -143,7 +145,7 @@ const SKIP_TEXT = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "SELECT", 
  * @param {{exclude?: Element|null, skip?: (el: Element) => boolean}} [opts]  exclude: a subtree to
  *   leave out (the control inside a label); skip: more subtrees to leave out (widget parts)
  */
-export function textOf(el, opts = {}) {
+function textOf(el, opts = {}) {
   if (!el) return "";
   /** @type {string[]} */
   const parts = [];
@@ -180,7 +182,7 @@ function isBlock(el) {
  * Whether a person can see the element: rendered, not visibility:hidden, with some size.
  * @param {Element} el
  */
-export function isVisible(el) {
+function isVisible(el) {
   if (!el.isConnected) return false;
   const check = /** @type {any} */ (el).checkVisibility;
   if (typeof check === "function") {
@@ -194,7 +196,7 @@ export function isVisible(el) {
 }
 
 /** The bounding box of several elements in viewport coordinates, or null. @param {Element[]} els */
-export function unionRect(els) {
+function unionRect(els) {
   let left = Infinity;
   let top = Infinity;
   let right = -Infinity;
@@ -212,7 +214,7 @@ export function unionRect(els) {
 }
 
 /** The closest common ancestor of elements (same tree scope), or the first's parent. @param {Element[]} els */
-export function commonAncestor(els) {
+function commonAncestor(els) {
   if (!els.length) return null;
   let anc = els[0].parentElement;
   while (anc && !els.every((el) => anc?.contains(el))) anc = anc.parentElement;
@@ -220,6 +222,12 @@ export function commonAncestor(els) {
 }
 
 /** Whether a node is an element of the given tag names (upper case). @param {Node|null} n @param {string[]} tags */
-export function isTag(n, tags) {
+function isTag(n, tags) {
   return n instanceof Element && tags.includes(n.tagName);
 }
+
+relayContent.dom = {
+  RELAY_UI_ATTR, norm, cap, cut, wellFormed, walkElements, deepDescendants, composedParent,
+  containsDeep, rootOf, byId, byIdList, textOf, isVisible, unionRect, commonAncestor, isTag,
+};
+})();

@@ -3,6 +3,8 @@
 // dispatches are untrusted (isTrusted false), and while Relay operates a control its events are
 // ignored (focus, click() and execCommand can produce trusted events).
 
+(() => {
+"use strict";
 /** @type {WeakMap<Element, string>} what Relay left in each control it filled */
 const filledValue = new WeakMap();
 /** @type {WeakSet<Element>} controls the person changed after Relay filled them */
@@ -14,7 +16,7 @@ const editListeners = new Set();
 let started = false;
 
 /** Listen for the person's input once per frame. */
-export function startEditTracking() {
+function startEditTracking() {
   if (started) return;
   started = true;
   const onEdit = (/** @type {Event} */ event) => {
@@ -43,7 +45,7 @@ export function startEditTracking() {
  * Runs `fn` (sync or async) while events on `els` count as Relay's own.
  * @template T @param {Element[]} els @param {() => T|Promise<T>} fn @returns {Promise<T>}
  */
-export async function asRelay(els, fn) {
+async function asRelay(els, fn) {
   for (const el of els) writing.add(el);
   try {
     return await fn();
@@ -53,19 +55,19 @@ export async function asRelay(els, fn) {
 }
 
 /** Remember what Relay put in a control. @param {Element} el @param {string} value */
-export function markFilled(el, value) {
+function markFilled(el, value) {
   filledValue.set(el, value);
   edited.delete(el);
 }
 
 /** Relay put the control back as it was: no longer Relay's, nor edited. @param {Element} el */
-export function forgetFilled(el) {
+function forgetFilled(el) {
   filledValue.delete(el);
   edited.delete(el);
 }
 
 /** Whether the person changed the control after Relay filled it. @param {Element} el @param {string} [current] */
-export function wasEditedByPerson(el, current) {
+function wasEditedByPerson(el, current) {
   if (edited.has(el)) return true;
   // A change that fired no event (a script, a paste some sites swallow) still counts.
   if (current !== undefined && filledValue.has(el) && filledValue.get(el) !== current) return true;
@@ -73,7 +75,12 @@ export function wasEditedByPerson(el, current) {
 }
 
 /** @param {(el: Element) => void} fn */
-export function onPersonEdit(fn) {
+function onPersonEdit(fn) {
   editListeners.add(fn);
   return () => editListeners.delete(fn);
 }
+
+relayContent.edits = {
+  startEditTracking, asRelay, markFilled, forgetFilled, wasEditedByPerson, onPersonEdit,
+};
+})();

@@ -2,10 +2,12 @@
 // contenteditable, native date inputs, native select, radios, checkboxes, ARIA radios/checkboxes,
 // and file inputs. Nothing here presses Enter or touches a submit control.
 
-import { norm } from "./dom.js";
-import { optionText } from "./labels.js";
-import { currentValue, isChecked, trackedValue } from "./snapshot.js";
-import { leave, setTextLikeAPerson } from "./typing.js";
+(() => {
+"use strict";
+const { norm } = relayContent.dom;
+const { optionText } = relayContent.labels;
+const { currentValue, isChecked, trackedValue } = relayContent.snapshot;
+const { leave, setTextLikeAPerson } = relayContent.typing;
 
 /** @typedef {import("./snapshot.js").Entry} Entry */
 /** @typedef {{status: string, detail: string, value_after: string}} Outcome */
@@ -24,7 +26,7 @@ const TEXT_WIDGETS = new Set(["text", "email", "tel", "url", "number", "textarea
  * @param {Entry} entry @param {Decision} decision
  * @returns {Promise<Outcome>}
  */
-export async function applyFallback(entry, decision) {
+async function applyFallback(entry, decision) {
   const el = entry.el;
   if (entry.kind === "group") return chooseInGroup(entry, decision);
   if (entry.kind === "option") return setChoice(el, decision.checked ?? true);
@@ -190,7 +192,7 @@ function setChoice(el, want) {
  * A control whose click submits a form (a <button> defaults to type=submit inside a form).
  * @param {Element} el
  */
-export function wouldSubmit(el) {
+function wouldSubmit(el) {
   if (el instanceof HTMLButtonElement) return el.type === "submit" && Boolean(el.form);
   if (el instanceof HTMLInputElement) return (el.type === "submit" || el.type === "image") && Boolean(el.form);
   return false;
@@ -253,3 +255,6 @@ function attachFile(input, decision) {
   const after = currentValue(input);
   return after.includes(file.name) ? out("applied", "attached", after) : out("refused", "the page did not keep the file", after);
 }
+
+relayContent.fallback = { applyFallback, wouldSubmit };
+})();

@@ -2,11 +2,13 @@
 // and the person's own edits reported live to the side panel. What the snapshot said of each
 // field (section, required, options) is kept for the panel's rows and for "save this answer".
 
-import { applyDecisions } from "./apply.js";
-import { forgetFilled } from "./edits.js";
-import { clearMarks, setMark } from "./marks.js";
-import { registry, trackedValue } from "./snapshot.js";
-import { canUndo, undo, undoMany, valueBefore } from "./undo.js";
+(() => {
+"use strict";
+const { applyDecisions } = relayContent.apply;
+const { forgetFilled } = relayContent.edits;
+const { clearMarks, setMark } = relayContent.marks;
+const { registry, trackedValue } = relayContent.snapshot;
+const { canUndo, undo, undoMany, valueBefore } = relayContent.undo;
 
 /** @typedef {import("./snapshot.js").Entry} Entry */
 /** @typedef {{section: string, required: boolean, widget: string, options: string[], lang: string}} Facts */
@@ -25,7 +27,7 @@ const pendingEdits = new Map();
 let listening = false;
 
 /** Keep what the latest snapshot said of each field. @param {Record<string, any>[]} fields */
-export function noteFields(fields) {
+function noteFields(fields) {
   const lang = document.documentElement.lang || "";
   for (const f of fields) {
     facts.set(String(f.id), {
@@ -43,12 +45,12 @@ export function noteFields(fields) {
  * shows that they hold something, never what.
  * @param {string} id
  */
-export function keepSecret(id) {
+function keepSecret(id) {
   secret.add(id);
 }
 
 /** What the review may show of a field's value. @param {Entry} entry */
-export function shownValue(entry) {
+function shownValue(entry) {
   const value = trackedValue(entry);
   const password = entry.widget === "password" || (entry.el instanceof HTMLInputElement && entry.el.type === "password");
   if (!password && !secret.has(entry.id)) return value;
@@ -56,12 +58,12 @@ export function shownValue(entry) {
 }
 
 /** @param {string} id @returns {Facts|Record<string, never>} */
-export function fieldFacts(id) {
+function fieldFacts(id) {
   return facts.get(id) ?? {};
 }
 
 /** Report the person's edits in this frame to the review, a moment after they stop typing. */
-export function startLiveEdits() {
+function startLiveEdits() {
   if (listening) return;
   listening = true;
   const onEdit = (/** @type {Event} */ event) => {
@@ -99,7 +101,7 @@ function entryOnPath(path) {
  * @param {Record<string, any>} message  {op, field_id?, value?, kind?, tip?}
  * @returns {Promise<Record<string, any>>}
  */
-export async function fieldOp(message) {
+async function fieldOp(message) {
   const op = String(message.op ?? "");
   if (op === "hide-marks") {
     clearMarks();
@@ -147,3 +149,8 @@ async function setValue(entry, value) {
   if (ok) setMark(entry.id, "edited", "Your value, set from Relay's review.");
   return { ok, value: String(result?.value_after ?? trackedValue(entry)), detail: ok ? "" : String(result?.detail ?? "") };
 }
+
+relayContent.field_ops = {
+  noteFields, keepSecret, shownValue, fieldFacts, startLiveEdits, fieldOp,
+};
+})();

@@ -3,7 +3,9 @@
 // the left, then the cell above), preceding text, placeholder, title. The source is recorded
 // (forms.py LabelSource) so the rules engine can weigh a placeholder less than a real label.
 
-import { byIdList, cap, composedParent, norm, textOf, walkElements } from "./dom.js";
+(() => {
+"use strict";
+const { byIdList, cap, composedParent, norm, textOf, walkElements } = relayContent.dom;
 
 /** @typedef {"label-for"|"label-wrap"|"aria-labelledby"|"aria-label"|"legend"|"table"|"preceding-text"|"placeholder"|"title"|"none"} LabelSource */
 /** @typedef {{text: string, source: LabelSource, star: boolean}} Label */
@@ -11,7 +13,7 @@ import { byIdList, cap, composedParent, norm, textOf, walkElements } from "./dom
 const MAX_LABEL = 300;
 
 /** Controls that end a search for preceding text: their text belongs to them. */
-export const CONTROL_SELECTOR = [
+const CONTROL_SELECTOR = [
   "input:not([type=hidden])", "select", "textarea", "button", "[contenteditable]:not([contenteditable=false])",
   "[role=combobox]", "[role=listbox]", "[role=textbox]", "[role=radio]", "[role=checkbox]",
   "[role=switch]", "[role=spinbutton]", "[role=radiogroup]",
@@ -24,7 +26,7 @@ const STARS_ALL = /\s*[*✱∗＊⁎✳]+\s*/g;
  * Cleans label text and notes a required mark: "Email *" → {text: "Email", star: true}.
  * @param {string} raw @param {LabelSource} source @returns {Label}
  */
-export function cleanLabel(raw, source) {
+function cleanLabel(raw, source) {
   let text = norm(raw);
   // Required marks: the asterisk and its look-alikes (Lever uses ✱).
   const star = STARS.test(text);
@@ -39,7 +41,7 @@ const NONE = /** @type {Label} */ ({ text: "", source: "none", star: false });
 let isWidgetPart = (/** @type {Element} */ _el) => false;
 
 /** @param {(el: Element) => boolean} probe */
-export function useWidgetParts(probe) {
+function useWidgetParts(probe) {
   isWidgetPart = probe;
 }
 
@@ -53,7 +55,7 @@ function labelText(/** @type {Element} */ label, /** @type {Element} */ control)
  * @param {Element} el
  * @returns {Label}
  */
-export function inferLabel(el) {
+function inferLabel(el) {
   const found = structuralLabel(el);
   if (found.text) return found;
   // A control inside a custom element's shadow root is often labelled from outside, on the host.
@@ -78,7 +80,7 @@ export function inferLabel(el) {
  * @param {Element[]} members
  * @returns {Label}
  */
-export function inferGroupLabel(container, members) {
+function inferGroupLabel(container, members) {
   // An ARIA group names itself explicitly; a fieldset through its legend.
   /** @type {Element|null} */
   let cur = container;
@@ -113,7 +115,7 @@ export function inferGroupLabel(container, members) {
  * The text next to one choice (radio, checkbox, yes/no button): what the option says.
  * @param {Element} el
  */
-export function optionText(el) {
+function optionText(el) {
   const labels = labelsOf(el);
   for (const label of labels) {
     const t = textOf(label, { exclude: el });
@@ -197,7 +199,7 @@ function ariaLabel(/** @type {Element} */ el, /** @type {Element[]} */ skip) {
 }
 
 /** The labels of a control: native `labels`, else label[for=id] in its tree scope, else a wrapper. */
-export function labelsOf(/** @type {Element} */ el) {
+function labelsOf(/** @type {Element} */ el) {
   const native = nativeLabels(el);
   if (native && native.length) return native;
   /** @type {HTMLLabelElement[]} */
@@ -327,7 +329,7 @@ function tableLabel(el) {
  * @param {{within?: Element, own?: Element[]}} [opts]  within: climb no higher than this element's
  *   children; own: controls whose labels are skipped (a group's options)
  */
-export function precedingText(el, opts = {}) {
+function precedingText(el, opts = {}) {
   const own = opts.own ?? [el];
   /** @type {Element|null} */
   let node = el;
@@ -379,12 +381,18 @@ function tail(t) {
 }
 
 /** The shadow host of the tree scope an element lives in, or null. @param {Element} el */
-export function hostOf(el) {
+function hostOf(el) {
   const root = el.getRootNode();
   return root instanceof ShadowRoot ? root.host : null;
 }
 
 /** Help text from aria-describedby. @param {Element} el */
-export function describedBy(el) {
+function describedBy(el) {
   return cap(norm(byIdList(el, "aria-describedby").map((n) => textOf(n)).join(" ")), MAX_LABEL);
 }
+
+relayContent.labels = {
+  CONTROL_SELECTOR, cleanLabel, useWidgetParts, inferLabel, inferGroupLabel, optionText, labelsOf,
+  precedingText, hostOf, describedBy,
+};
+})();

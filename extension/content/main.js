@@ -1,21 +1,23 @@
-// The content side's entry (loaded by loader.js in every frame): answers the service worker's
-// messages. Messages carry `relay: <kind>`; every answer is JSON with `ok`.
+// The content side's entry: answers the service worker's messages, which listen.js hands it.
+// Messages carry `relay: <kind>`; every answer is JSON with `ok`.
 
-import { applyDecisions, lastApplyTimings, noteAsking } from "./apply.js";
-import { arrivalState } from "./arrival.js";
-import { formChanged, rememberSnapshot } from "./changes.js";
-import { startEditTracking } from "./edits.js";
-import { fieldFacts, fieldOp, keepSecret, noteFields, shownValue, startLiveEdits } from "./field_ops.js";
-import { badgeSpots, classify, clearMarks, markCounts, onMarkAction, onMarksSeen, showMarks } from "./marks.js";
-import { wellFormed } from "./dom.js";
-import { postingText } from "./posting.js";
-import { makeRoom } from "./room.js";
-import { lastTimings, registry, snapshot, visualTarget } from "./snapshot.js";
-import { armGuard, guardField, guardRootsOf, releaseGuard } from "./submit_guard.js";
-import { rememberDecisions, rememberFields, rememberRun, startSubmitWatch } from "./submitted.js";
-import { watchForNewFields } from "./watch.js";
+(() => {
+"use strict";
+const { applyDecisions, lastApplyTimings, noteAsking } = relayContent.apply;
+const { arrivalState } = relayContent.arrival;
+const { formChanged, rememberSnapshot } = relayContent.changes;
+const { startEditTracking } = relayContent.edits;
+const { fieldFacts, fieldOp, keepSecret, noteFields, shownValue, startLiveEdits } = relayContent.field_ops;
+const { badgeSpots, classify, clearMarks, markCounts, onMarkAction, onMarksSeen, showMarks } = relayContent.marks;
+const { wellFormed } = relayContent.dom;
+const { postingText } = relayContent.posting;
+const { makeRoom } = relayContent.room;
+const { lastTimings, registry, snapshot, visualTarget } = relayContent.snapshot;
+const { armGuard, guardField, guardRootsOf, releaseGuard } = relayContent.submit_guard;
+const { rememberDecisions, rememberFields, rememberRun, startSubmitWatch } = relayContent.submitted;
+const { watchForNewFields } = relayContent.watch;
 
-export function start() {
+function start() {
   startEditTracking();
   startLiveEdits();
   onMarkAction(markAction);
@@ -28,7 +30,7 @@ export function start() {
  * @param {Record<string, any>} message
  * @returns {Promise<Record<string, any>>}
  */
-export async function handleMessage(message) {
+async function handleMessage(message) {
   switch (message.relay) {
     case "ping":
       return { ok: true, url: location.href };
@@ -36,7 +38,8 @@ export async function handleMessage(message) {
       return { ok: true, ...arrivalState() };
     case "snapshot": {
       const started = performance.now();
-      const snap = await snapshot();
+      const budget = Number(message.budget_ms);
+      const snap = await snapshot(Number.isFinite(budget) && budget >= 0 ? budget : undefined);
       noteFields(snap.fields ?? []);
       rememberSnapshot();
       rememberFields(snap.fields);
@@ -227,3 +230,6 @@ function focusField(id) {
   /** @type {HTMLElement} */ (el).focus?.({ preventScroll: true });
   return true;
 }
+
+relayContent.main = { start, handleMessage };
+})();

@@ -5,9 +5,11 @@
 // never modified (no layout shift, the form's validation untouched), the ring lets every click
 // through, and a badge is only drawn where it covers none of the page's controls.
 
-import { unionRect } from "./dom.js";
-import { onPersonEdit } from "./edits.js";
-import { RELAY_UI_ATTR } from "./snapshot.js";
+(() => {
+"use strict";
+const { unionRect } = relayContent.dom;
+const { onPersonEdit } = relayContent.edits;
+const { RELAY_UI_ATTR } = relayContent.snapshot;
 
 /**
  * @typedef {object} MarkItem
@@ -70,7 +72,7 @@ let onSeen = () => {};
  * @param {Record<string, any>} decision @param {Record<string, any>|undefined} result
  * @returns {{kind: MarkItem["kind"], tip: string}}
  */
-export function classify(decision, result) {
+function classify(decision, result) {
   const pct = Math.round(Number(decision.confidence ?? 0) * 100);
   const why = String(decision.why || "");
   const status = result?.status ?? "skipped";
@@ -87,7 +89,7 @@ export function classify(decision, result) {
 }
 
 /** Where the badges' actions go (main.js). @param {(fieldId: string, action: MarkAction) => void} fn */
-export function onMarkAction(fn) {
+function onMarkAction(fn) {
   onAction = fn;
 }
 
@@ -95,7 +97,7 @@ export function onMarkAction(fn) {
  * Told whether the marks can be seen when they are drawn, and again whenever that changes (a page
  * script may restyle or remove them later). @param {(seen: boolean) => void} fn
  */
-export function onMarksSeen(fn) {
+function onMarksSeen(fn) {
   onSeen = fn;
 }
 
@@ -104,7 +106,7 @@ export function onMarksSeen(fn) {
  * earlier fill gave it; every other mark is replaced.
  * @param {MarkItem[]} items
  */
-export function showMarks(items) {
+function showMarks(items) {
   const earlier = new Map((overlay?.marks ?? []).map((m) => [m.item.tracked, m.item]));
   const merged = items.map((item) => (item.keep && earlier.get(item.tracked)) || item);
   clearMarks();
@@ -210,7 +212,7 @@ function marksSeen(host) {
 }
 
 /** Remove every mark in this frame. */
-export function clearMarks() {
+function clearMarks() {
   stopListening?.();
   stopListening = null;
   overlay?.host.remove();
@@ -221,7 +223,7 @@ export function clearMarks() {
  * Change one field's mark (after accept, an edit, undo); kind null removes it.
  * @param {string} fieldId @param {MarkItem["kind"]|null} kind @param {string} [tip]
  */
-export function setMark(fieldId, kind, tip = "") {
+function setMark(fieldId, kind, tip = "") {
   if (!overlay) return;
   for (const m of [...overlay.marks]) {
     if (m.item.field_id !== fieldId) continue;
@@ -238,7 +240,7 @@ export function setMark(fieldId, kind, tip = "") {
 }
 
 /** How many marks of each kind are shown (tests, diagnostics). */
-export function markCounts() {
+function markCounts() {
   /** @type {Record<string, number>} */
   const counts = { filled: 0, review: 0, left: 0, edited: 0, asking: 0 };
   for (const m of overlay?.marks ?? []) counts[m.item.kind] += 1;
@@ -246,7 +248,7 @@ export function markCounts() {
 }
 
 /** Where each badge is drawn, for tests: [{field_id, x, y, shown}]. */
-export function badgeSpots() {
+function badgeSpots() {
   return (overlay?.marks ?? []).map((m) => {
     const r = m.badge.getBoundingClientRect();
     return { field_id: m.item.field_id, x: r.left + r.width / 2, y: r.top + r.height / 2, shown: !m.badge.classList.contains("hidden") };
@@ -350,3 +352,8 @@ function freeAt(x, y, own) {
   }
   return true;
 }
+
+relayContent.marks = {
+  classify, onMarkAction, onMarksSeen, showMarks, clearMarks, setMark, markCounts, badgeSpots,
+};
+})();

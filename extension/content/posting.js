@@ -7,7 +7,9 @@
 // next to a control (a question written in a plain div). Long blocks of prose stay, even inside a
 // <form> (some career sites wrap the whole page in one).
 
-import { RELAY_UI_ATTR, cut, walkElements } from "./dom.js";
+(() => {
+"use strict";
+const { RELAY_UI_ATTR, cut, walkElements } = relayContent.dom;
 
 // Subtrees that are form parts, widgets or page chrome: their text is never the posting.
 const NOT_POSTING = [
@@ -39,7 +41,7 @@ const MAX_DEPTH = 300; // deeper than any real page: a hostile nesting is not re
  * The posting's text, at most `max` UTF-16 units, cut on a character boundary.
  * @param {number} [max]
  */
-export function postingText(max = 20_000) {
+function postingText(max = 20_000) {
   const body = document.body;
   if (!body) return "";
   // A main or article region, when it holds the posting, leaves the site's header and footer out.
@@ -146,3 +148,6 @@ function keyOf(el) {
   }
   return el;
 }
+
+relayContent.posting = { postingText };
+})();

@@ -9,8 +9,10 @@
 // yet is found by its heading alone, and pressed only while each press adds fields. The submit
 // guard is armed around this, like around every apply (background/fill.js).
 
-import { isVisible, norm, RELAY_UI_ATTR } from "./dom.js";
-import { registry } from "./snapshot.js";
+(() => {
+"use strict";
+const { isVisible, norm, RELAY_UI_ATTR } = relayContent.dom;
+const { registry } = relayContent.snapshot;
 
 const MAX_PRESSES = 3;
 const MAX_DEPTH = 10;
@@ -42,7 +44,7 @@ const FIELDS = "input:not([type=hidden]):not([type=button]):not([type=submit]):n
  * @param {Record<string, number>} [empty] families the form shows no field of: the profile's count
  * @returns {Promise<{pressed: {family: string, times: number}[]}>}
  */
-export async function makeRoom(rooms, empty = {}) {
+async function makeRoom(rooms, empty = {}) {
   const pressed = [];
   for (const room of rooms) {
     const own = elementsOf(room.field_ids);
@@ -210,3 +212,6 @@ function isAddControl(el, family, headed) {
   }
   return isVisible(el) && !el.closest(`[${RELAY_UI_ATTR}]`) && !el.matches(":disabled");
 }
+
+relayContent.room = { makeRoom };
+})();

@@ -2,10 +2,12 @@
 // for a control, since pages show many controls through something else (a widget's box, a styled
 // label, an Upload button), and which of this document's iframes are which frames.
 
-import { isPartOfWidget } from "./drivers/index.js";
-import { composedParent, textOf, walkElements } from "./dom.js";
-import { labelsOf } from "./labels.js";
-import { perceive } from "./visibility.js";
+(() => {
+"use strict";
+const { isPartOfWidget } = relayContent["drivers/index"];
+const { composedParent, textOf, walkElements } = relayContent.dom;
+const { labelsOf } = relayContent.labels;
+const { perceive } = relayContent.visibility;
 
 /** @typedef {import("./snapshot.js").Entry} Entry */
 
@@ -15,7 +17,7 @@ import { perceive } from "./visibility.js";
  * a visible label is a honeypot), a styled choice through its label, a widget through its parts.
  * @param {Entry} entry @returns {import("./visibility.js").SightItem}
  */
-export function sightItem(entry) {
+function sightItem(entry) {
   if (entry.kind === "group") {
     const targets = entry.members.flatMap((m) => [m, ...labelsOf(m)]);
     return { targets, own: targets };
@@ -66,7 +68,7 @@ function overlaidBox(el) {
  * Whether the person can see the field now (apply checks again right before writing).
  * @param {Entry} entry @returns {import("./visibility.js").Sight}
  */
-export function canSee(entry) {
+function canSee(entry) {
   return perceive([sightItem(entry)])[0];
 }
 
@@ -75,7 +77,7 @@ export function canSee(entry) {
  * which the frame itself can find out even across origins (frameIndex): that is how the service
  * worker pairs what a parent says of an iframe with the frame's own snapshot.
  */
-export function childFrames() {
+function childFrames() {
   /** @type {Map<unknown, Element>} */
   const byWindow = new Map();
   for (const el of walkElements(document)) {
@@ -91,7 +93,7 @@ export function childFrames() {
 }
 
 /** This frame's index among its parent's child frames (-1 for the top frame or when unknown). */
-export function frameIndex() {
+function frameIndex() {
   if (window === window.parent) return -1;
   try {
     for (let i = 0; i < window.parent.length; i += 1) if (window.parent[i] === window) return i;
@@ -100,3 +102,6 @@ export function frameIndex() {
   }
   return -1;
 }
+
+relayContent.sight = { sightItem, canSee, childFrames, frameIndex };
+})();

@@ -3,18 +3,20 @@
 // the element. Ids stay stable for an element across snapshots of the same page, so a plan made
 // from an older snapshot still finds its controls, and a re-rendered control reads as not_found.
 
-import { boundField, boundPage } from "./bounds.js";
-import * as drivers from "./drivers/index.js";
-import { isPlaceholderOption } from "./drivers/util.js";
-import {
+(() => {
+"use strict";
+const { boundField, boundPage } = relayContent.bounds;
+const drivers = relayContent["drivers/index"];
+const { isPlaceholderOption } = relayContent["drivers/util"];
+const {
   RELAY_UI_ATTR, cap, commonAncestor, composedParent, deepDescendants, isVisible, norm, textOf, walkElements,
-} from "./dom.js";
-import { wasEditedByPerson } from "./edits.js";
-import {
+} = relayContent.dom;
+const { wasEditedByPerson } = relayContent.edits;
+const {
   CONTROL_SELECTOR, describedBy, hostOf, inferGroupLabel, inferLabel, optionText, useWidgetParts,
-} from "./labels.js";
-import { childFrames, frameIndex, sightItem } from "./sight.js";
-import { perceive } from "./visibility.js";
+} = relayContent.labels;
+const { childFrames, frameIndex, sightItem } = relayContent.sight;
+const { perceive } = relayContent.visibility;
 
 /**
  * @typedef {object} Entry
@@ -31,7 +33,10 @@ import { perceive } from "./visibility.js";
 
 /** @typedef {Record<string, any>} FormField  see bridge/forms.py FormField */
 
-const MAX_FIELDS = 4000;
+// What one snapshot reads at most: fields (the bridge takes 5,000 in a plan, all frames together:
+// bridge/protocol/bounds.py) and time (the worker waits 15 s for the answer: background/fill.js).
+const MAX_FIELDS = 2500;
+const BUDGET_MS = 9000;
 const MAX_OPTIONS = 1000;
 const DESCRIBE_TIMEOUT_MS = 3000;
 const HINT_ATTRS = ["data-automation-id", "data-qa", "data-field-path", "data-testid", "data-ui"];
@@ -46,8 +51,6 @@ const NOT_FILLABLE_TYPES = new Set(["hidden", "submit", "button", "reset", "imag
 const TEXT_BOX = "input:not([type]), input[type=text], input[type=search], input[type=email], input[type=tel], "
   + "input[type=url], input[type=number], textarea";
 
-export { RELAY_UI_ATTR };
-
 /** @type {WeakMap<Element, string>} */
 const elementIds = new WeakMap();
 /** @type {WeakMap<Element, string>} a group's id, keyed by its first member */
@@ -60,10 +63,10 @@ let counter = 0;
  * reading the page's text for the plan.
  * @type {{walk: number, fields: number, sight: number, text: number, slow: {id: string, widget: string, ms: number}[]}}
  */
-export const lastTimings = { walk: 0, fields: 0, sight: 0, text: 0, slow: [] };
+const lastTimings = { walk: 0, fields: 0, sight: 0, text: 0, slow: [] };
 
 /** id → entry, as of the latest snapshot. @type {Map<string, Entry>} */
-export const registry = new Map();
+const registry = new Map();
 
 /** @param {Element} el @param {WeakMap<Element, string>} [map] */
 function idFor(el, map = elementIds) {
@@ -88,7 +91,7 @@ function candidateSelector() {
  * @param {Element} el
  * @returns {Element}
  */
-export function visualTarget(el) {
+function visualTarget(el) {
   const big = (/** @type {Element} */ e) => {
     const r = e.getBoundingClientRect();
     return r.width >= 24 && r.height >= 12;
@@ -133,14 +136,17 @@ function safeFindDriver(el) {
 /**
  * Snapshot this frame's document. `child_frames` says which of its iframes a person can see (by
  * their index among this window's frames, `frame_index` this frame's own): fields inside a frame
- * nobody sees are not seen either (background/hidden_frames.js).
+ * nobody sees are not seen either (background/hidden_frames.js). A page larger than the bounds
+ * is read in part, in document order: `unread` counts the controls left out, which nothing fills.
+ * @param {number} [budgetMs]
  * @returns {Promise<{url: string, title: string, fields: FormField[], frame_index: number,
- *   child_frames: {index: number, visible: boolean, reason: string}[]}>}
+ *   child_frames: {index: number, visible: boolean, reason: string}[], unread: number}>}
  */
-export async function snapshot() {
+async function snapshot(budgetMs = BUDGET_MS) {
   registry.clear();
   useWidgetParts(partOfWidget);
   const t0 = performance.now();
+  const deadline = t0 + budgetMs;
   /** @type {{id: string, widget: string, ms: number}[]} */
   const slow = [];
   const selector = candidateSelector();
@@ -171,8 +177,12 @@ export async function snapshot() {
   const fields = [];
   /** @type {Map<string, number>} how many fields had each signature so far */
   const seen = new Map();
-  for (const { el, section: heading } of found) {
-    if (fields.length >= MAX_FIELDS) break;
+  let unread = 0;
+  for (const [at, { el, section: heading }] of found.entries()) {
+    if (fields.length >= MAX_FIELDS || performance.now() >= deadline) {
+      unread = found.slice(at).filter((f) => !taken.has(f.el)).length;
+      break;
+    }
     if (taken.has(el) || !el.isConnected) continue;
     const started = performance.now();
     const driver = safeFindDriver(el);
@@ -223,25 +233,35 @@ export async function snapshot() {
     fields.push(boundField(field));
   }
   // What the person can see, checked once the describes are done (they may open menus), in one
-  // synchronous pass with the iframes of this document.
+  // synchronous pass with the iframes of this document (first: there are few, and they decide
+  // for every field inside them). Fields the budget leaves unchecked are left out.
   const t2 = performance.now();
   const frames = childFrames();
   const sights = perceive([
-    ...fields.map((f) => sightItem(/** @type {Entry} */ (registry.get(f.id)))),
     ...frames.map(({ el }) => ({ targets: [el], own: [el] })),
-  ]);
+    ...fields.map((f) => sightItem(/** @type {Entry} */ (registry.get(f.id)))),
+  ], deadline);
+  const frameSights = frames.map(({ index }, i) => ({
+    index, ...(sights[i] ?? { visible: false, reason: "not checked in time" }),
+  }));
+  const fieldSights = sights.slice(frames.length);
+  for (const f of fields.splice(fieldSights.length)) {
+    registry.delete(f.id);
+    unread += 1;
+  }
   fields.forEach((f, i) => {
-    f.visible = sights[i].visible;
-    f.hidden_reason = sights[i].reason;
+    f.visible = fieldSights[i].visible;
+    f.hidden_reason = fieldSights[i].reason;
     const entry = registry.get(f.id);
-    if (entry) entry.hidden = sights[i].reason;
+    if (entry) entry.hidden = fieldSights[i].reason;
   });
-  const frameSights = frames.map(({ index }, i) => ({ index, ...sights[fields.length + i] }));
   lastTimings.walk = Math.round(t1 - t0);
   lastTimings.fields = Math.round(t2 - t1);
   lastTimings.sight = Math.round(performance.now() - t2);
   lastTimings.slow = slow.sort((a, b) => b.ms - a.ms).slice(0, 15);
-  return { ...boundPage(location.href, document.title), fields, frame_index: frameIndex(), child_frames: frameSights };
+  return {
+    ...boundPage(location.href, document.title), fields, frame_index: frameIndex(), child_frames: frameSights, unread,
+  };
 }
 
 /**
@@ -263,7 +283,7 @@ function signatureKey(el, label) {
  * @param {Entry} entry
  * @returns {boolean} whether it was found
  */
-export function relocate(entry) {
+function relocate(entry) {
   const sig = entry.sig;
   if (!sig || entry.kind === "option") return false;
   const [prefix] = sig.key.split("|");
@@ -598,7 +618,7 @@ function ownText(box) {
 // --- reading controls --------------------------------------------------------------------------
 
 /** @param {Element} el @returns {string} */
-export function widgetOf(el) {
+function widgetOf(el) {
   const role = el.getAttribute("role") ?? "";
   if (el instanceof HTMLInputElement) {
     if (role === "combobox") return "combobox";
@@ -629,7 +649,7 @@ export function widgetOf(el) {
 }
 
 /** What the person sees in the control. @param {Element} el @returns {string} */
-export function currentValue(el) {
+function currentValue(el) {
   if (el instanceof HTMLInputElement) {
     if (el.type === "checkbox" || el.type === "radio") return el.checked ? "true" : "";
     if (el.type === "file") return [...(el.files ?? [])].map((f) => f.name).join(", ");
@@ -654,7 +674,7 @@ export function currentValue(el) {
  * (driver or fallback) operated the control.
  * @param {Entry} entry
  */
-export function trackedValue(entry) {
+function trackedValue(entry) {
   if (entry.kind === "group") {
     return entry.members.filter(isChecked).map((m) => optionText(m) || choiceValue(m)).join(", ");
   }
@@ -672,10 +692,9 @@ export function trackedValue(entry) {
 }
 
 // An option that only prompts ("Select…", value "" or "-1"): chosen, it is no answer.
-export { isPlaceholderOption };
 
 /** @param {Element} el */
-export function isChecked(el) {
+function isChecked(el) {
   if (el instanceof HTMLInputElement) return el.checked;
   return el.getAttribute("aria-checked") === "true";
 }
@@ -784,7 +803,7 @@ function repeatBlock(el) {
  * with " >>> " where it enters a shadow root. Never used to find the element again.
  * @param {Element} el
  */
-export function locatorOf(el) {
+function locatorOf(el) {
   /** @type {string[]} */
   const parts = [];
   /** @type {Element|null} */
@@ -834,3 +853,9 @@ function withTimeout(promise, ms) {
     promise.then((v) => { clearTimeout(timer); resolve(v); }, (e) => { clearTimeout(timer); reject(e); });
   });
 }
+
+relayContent.snapshot = {
+  lastTimings, registry, visualTarget, snapshot, relocate, widgetOf, currentValue, trackedValue,
+  isChecked, locatorOf, RELAY_UI_ATTR, isPlaceholderOption,
+};
+})();

@@ -15,7 +15,9 @@
 // During the apply itself the guard stays armed: a submission then is never the person's choice
 // to make on a half-filled form, and it is shown to them.
 
-import { cap, norm, textOf } from "./dom.js";
+(() => {
+"use strict";
+const { cap, norm, textOf } = relayContent.dom;
 
 const GRACE_MS = 1_000;
 const HOLD_MAX_MS = 150_000; // armed at most this long without a release (the worker died)
@@ -59,7 +61,7 @@ let personAt = -Infinity; // the person's latest trusted input while the guard h
  * @param {string} runId
  * @returns {{channel: string}}
  */
-export function armGuard(runId) {
+function armGuard(runId) {
   holds += 1;
   currentRun = runId;
   armedRuns.add(runId);
@@ -80,7 +82,7 @@ export function armGuard(runId) {
  * @param {string} runId
  * @returns {Attempt[]}
  */
-export function releaseGuard(runId) {
+function releaseGuard(runId) {
   if (holds > 0) holds -= 1;
   const mine = attempts.filter((a) => a.run_id === runId);
   attempts = attempts.filter((a) => a.run_id !== runId);
@@ -97,7 +99,7 @@ export function releaseGuard(runId) {
  * the window). Only while armed.
  * @param {Element[]} els
  */
-export function guardRootsOf(els) {
+function guardRootsOf(els) {
   if (!listening) return;
   for (const el of els) {
     const root = el?.getRootNode?.();
@@ -111,7 +113,7 @@ export function guardRootsOf(els) {
  * The decision being applied now, to say during which field an attempt happened.
  * @param {{field_id?: unknown, label?: unknown}|null} decision
  */
-export function guardField(decision) {
+function guardField(decision) {
   current = decision
     ? { field_id: String(decision.field_id ?? ""), label: cap(norm(decision.label), LABEL_MAX) }
     : { field_id: "", label: "" };
@@ -232,3 +234,6 @@ function record(kind, what) {
   if (attempts.length >= MAX_ROWS) return;
   attempts.push({ kind, field_id, phase, detail, times: 1, run_id: currentRun });
 }
+
+relayContent.submit_guard = { armGuard, releaseGuard, guardRootsOf, guardField };
+})();

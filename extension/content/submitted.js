@@ -3,8 +3,10 @@
 // Only listens: it never submits, never clicks, never cancels an event. Only trusted events count,
 // so nothing a script does (Relay's or the page's) is taken for the person's Submit.
 
-import { wasEditedByPerson } from "./edits.js";
-import { registry, trackedValue } from "./snapshot.js";
+(() => {
+"use strict";
+const { wasEditedByPerson } = relayContent.edits;
+const { registry, trackedValue } = relayContent.snapshot;
 
 /** @typedef {{label: string, section: string, options: string[], widget: string, value: string}} Seen */
 /** @typedef {{source: string, status: string, value: string, reason: string}} Done */
@@ -24,7 +26,7 @@ const CONFIRM_WAIT_MS = 10_000;
 const SUBMIT_WORDS = /\b(submit|send|apply|finish|complete)\b|bewerb|absenden|senden|envoyer|soumettre|postuler|enviar|candidat|verzenden|solliciteren|verstuur/i;
 
 /** @param {any[]} fields the snapshot's fields */
-export function rememberFields(fields) {
+function rememberFields(fields) {
   seen.clear();
   for (const f of fields) {
     seen.set(String(f.id), {
@@ -38,13 +40,13 @@ export function rememberFields(fields) {
 }
 
 /** @param {string} id the fill's run */
-export function rememberRun(id) {
+function rememberRun(id) {
   if (id && id !== runId) reported = false;
   runId = id || runId;
 }
 
 /** @param {any[]} decisions @param {any[]} results what the apply did with them */
-export function rememberDecisions(decisions, results) {
+function rememberDecisions(decisions, results) {
   const byId = new Map(results.map((r) => [String(r.field_id), r]));
   for (const d of decisions) {
     const result = byId.get(String(d.field_id));
@@ -58,7 +60,7 @@ export function rememberDecisions(decisions, results) {
   }
 }
 
-export function startSubmitWatch() {
+function startSubmitWatch() {
   if (started) return;
   started = true;
   window.addEventListener("submit", (event) => {
@@ -164,3 +166,6 @@ function collect(how) {
 function metaContent(property) {
   return document.querySelector(`meta[property="${property}"]`)?.getAttribute("content")?.trim() ?? "";
 }
+
+relayContent.submitted = { rememberFields, rememberRun, rememberDecisions, startSubmitWatch };
+})();

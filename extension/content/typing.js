@@ -7,6 +7,8 @@
 // explicit prototype setter keeps this right from any world.) Angular and Vue listen to `input`
 // too; jQuery validation and many ATS pages commit on `change` and `blur`.
 
+(() => {
+"use strict";
 /**
  * @param {Element} el
  * @returns {((this: Element, v: string) => void)|null}
@@ -32,7 +34,7 @@ function isFocused(el) {
  * focus (a background tab, headless), where el.blur() would fire nothing.
  * @param {HTMLElement} el
  */
-export function leave(el) {
+function leave(el) {
   if (isFocused(el) && el.ownerDocument.hasFocus()) {
     el.blur();
     return;
@@ -50,7 +52,7 @@ export function leave(el) {
  * @param {{blur?: boolean}} [opts]  blur: false keeps focus (a combobox waiting for its menu)
  * @returns {string}
  */
-export function setTextLikeAPerson(el, text, opts = {}) {
+function setTextLikeAPerson(el, text, opts = {}) {
   const html = /** @type {HTMLElement} */ (el);
   html.focus({ preventScroll: true });
   if (!isFocused(el)) {
@@ -107,3 +109,6 @@ function typeIntoEditable(el, text) {
 function norm(s) {
   return String(s ?? "").replace(/[\s\u00a0]+/g, " ").trim();
 }
+
+relayContent.typing = { leave, setTextLikeAPerson };
+})();

@@ -2,9 +2,11 @@
 // Values go back through the prototypes' setters and bubbling events, as apply does, so pages
 // built on React (whose inputs keep their own copy of the value) see the change too.
 
-import { nextTask } from "./drivers/util.js";
-import { asRelay, forgetFilled } from "./edits.js";
-import { trackedValue } from "./snapshot.js";
+(() => {
+"use strict";
+const { nextTask } = relayContent["drivers/util"];
+const { asRelay, forgetFilled } = relayContent.edits;
+const { trackedValue } = relayContent.snapshot;
 
 /** @typedef {import("./snapshot.js").Entry} Entry */
 /**
@@ -22,18 +24,18 @@ const CONTROLS = "input, select, textarea";
 const BY_DRIVER = new Set(["react-select", "popup-select", "workday-listbox"]);
 
 /** Remember the entry's state, the first time Relay is about to change it. @param {Entry} entry */
-export function rememberBefore(entry) {
+function rememberBefore(entry) {
   if (before.has(entry.el)) return;
   before.set(entry.el, { controls: controlsOf(entry).map(capture), shown: trackedValue(entry) });
 }
 
 /** Whether Relay changed this entry and can put it back. @param {Entry} entry */
-export function canUndo(entry) {
+function canUndo(entry) {
   return before.has(entry.el);
 }
 
 /** What the field showed before Relay ("" when Relay never touched it). @param {Entry} entry */
-export function valueBefore(entry) {
+function valueBefore(entry) {
   return before.get(entry.el)?.shown ?? "";
 }
 
@@ -42,7 +44,7 @@ export function valueBefore(entry) {
  * @param {Entry} entry
  * @returns {Promise<{ok: boolean, value: string, detail: string}>}
  */
-export async function undo(entry) {
+async function undo(entry) {
   const [done] = await undoMany([entry]);
   return done;
 }
@@ -54,7 +56,7 @@ export async function undo(entry) {
  * @param {Entry[]} entries
  * @returns {Promise<{ok: boolean, value: string, detail: string}[]>}
  */
-export async function undoMany(entries) {
+async function undoMany(entries) {
   const work = entries.map((entry) => ({ entry, saved: before.get(entry.el) }));
   /** @type {Map<Element, string>} why a widget's driver could not empty it, in its words */
   const refusals = new Map();
@@ -207,3 +209,6 @@ function setProp(proto, el, prop, value) {
 function fire(el, ...types) {
   for (const type of types) el.dispatchEvent(new Event(type, { bubbles: true }));
 }
+
+relayContent.undo = { rememberBefore, canUndo, valueBefore, undo, undoMany };
+})();

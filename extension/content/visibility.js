@@ -9,7 +9,9 @@
 // overflow:hidden ones) and every scroll position is restored before the check returns, in the
 // same task, so no frame is painted in between.
 
-import { RELAY_UI_ATTR, composedParent, containsDeep } from "./dom.js";
+(() => {
+"use strict";
+const { RELAY_UI_ATTR, composedParent, containsDeep } = relayContent.dom;
 
 /** @typedef {{visible: boolean, reason: string}} Sight */
 /**
@@ -47,15 +49,23 @@ const NATIVE_LOOK = new Set(["SELECT", "BUTTON"]);
 const VISIBLE = /** @type {Sight} */ ({ visible: true, reason: "" });
 
 /**
- * Check several fields in one go (scroll positions are restored once, at the end).
- * @param {SightItem[]} items
+ * Check several fields in one go (scroll positions are restored once, at the end). Past
+ * `deadline` (performance.now() time) the rest is not checked: the answer then covers only the
+ * first items.
+ * @param {SightItem[]} items @param {number} [deadline]
  * @returns {Sight[]}
  */
-export function perceive(items) {
+function perceive(items, deadline = Infinity) {
   const keeper = new ScrollKeeper();
   const styles = new StyleCache();
+  /** @type {Sight[]} */
+  const sights = [];
   try {
-    return items.map((item) => sightOf(item, keeper, styles));
+    for (const item of items) {
+      if (performance.now() >= deadline) break;
+      sights.push(sightOf(item, keeper, styles));
+    }
+    return sights;
   } finally {
     keeper.restore();
   }
@@ -352,6 +362,10 @@ function hitTest(target, own, box, styles) {
   for (const [fx, fy] of [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]]) {
     const x = inView.left + (inView.right - inView.left) * fx;
     const y = inView.top + (inView.bottom - inView.top) * fy;
+    // The topmost hit alone settles most points (the field shows there) and costs a fraction of
+    // the whole stack, which is read only when something else is on top.
+    const top = root.elementFromPoint(x, y);
+    if (top && ownsHit(mine, top)) return "seen";
     const at = pointSight(root.elementsFromPoint(x, y), target, mine, styles);
     if (at === "seen") return "seen";
     if (at === "covered") covered = true;
@@ -537,3 +551,6 @@ class StyleCache {
     return known;
   }
 }
+
+relayContent.visibility = { perceive };
+})();

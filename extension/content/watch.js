@@ -3,8 +3,10 @@
 // tell the service worker, which fills the tab again. It only reports; the plan keeps every value
 // already there, and nothing here touches the page.
 
-import { isVisible, walkElements } from "./dom.js";
-import { registry } from "./snapshot.js";
+(() => {
+"use strict";
+const { isVisible, walkElements } = relayContent.dom;
+const { registry } = relayContent.snapshot;
 
 const SETTLE_MS = 400;
 const SETTING = "autoFillNewFields";
@@ -22,7 +24,7 @@ let enabled = false;
 const reported = new WeakSet();
 
 /** Start watching (idempotent). Called after this frame applied a plan. */
-export async function watchForNewFields() {
+async function watchForNewFields() {
   if (observer) return;
   enabled = (await chrome.storage.local.get(SETTING))[SETTING] === true;
   chrome.storage.onChanged.addListener((changes, area) => {
@@ -55,3 +57,6 @@ function reportNewFields() {
   }
   if (fresh) chrome.runtime.sendMessage({ relay_bg: "fields-appeared" }).catch(() => {});
 }
+
+relayContent.watch = { watchForNewFields };
+})();

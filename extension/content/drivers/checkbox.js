@@ -1,13 +1,15 @@
 // A single checkbox (native or role=checkbox): set it to the decision's `checked`.
-import { checkboxGroup } from "./checkbox_group.js";
-import { clickChoice, isOn } from "./choices.js";
-import { choiceLabel, isLocked, outcome, settle, waitFor } from "./util.js";
+(() => {
+"use strict";
+const { checkboxGroup } = relayContent["drivers/checkbox_group"];
+const { clickChoice, isOn } = relayContent["drivers/choices"];
+const { choiceLabel, isLocked, outcome, settle, waitFor } = relayContent["drivers/util"];
 
 /** @param {Element} el */
 const label = (el) => (el instanceof HTMLInputElement ? choiceLabel(el) : "");
 
 /** @type {import("./util.js").Driver} */
-export const checkbox = {
+const checkbox = {
   name: "checkbox",
   read: (el) => (isOn(el) ? "true" : ""),
   // Native checkboxes and ARIA ones are also handled by the snapshot's own fallback (it groups
@@ -40,3 +42,6 @@ export const checkbox = {
     return outcome("applied", want ? "checked" : "unchecked", checkbox.read(el));
   },
 };
+
+relayContent["drivers/checkbox"] = { checkbox };
+})();

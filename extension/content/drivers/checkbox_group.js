@@ -1,14 +1,16 @@
 // Checkbox groups answering one question (Greenhouse `fieldset.checkbox` with `name="question_X[]"`,
 // Ashby MultiValueSelect, Workable `[data-input-type=checkbox]`): the decision's values are the
 // boxes to tick, matched by value or label text; the others are cleared.
-import { checkboxChoices, clickChoice, isOn } from "./choices.js";
-import { isLocked, matchOption, outcome, settle, waitFor, wantedOf } from "./util.js";
+(() => {
+"use strict";
+const { checkboxChoices, clickChoice, isOn } = relayContent["drivers/choices"];
+const { isLocked, matchOption, outcome, settle, waitFor, wantedOf } = relayContent["drivers/util"];
 
 /** @param {ReturnType<typeof checkboxChoices>} choices */
 const shown = (choices) => choices.filter((c) => c.selected).map((c) => c.text).join(", ");
 
 /** @type {import("./util.js").Driver} */
-export const checkboxGroup = {
+const checkboxGroup = {
   name: "checkbox-group",
   read: (el) => shown(checkboxChoices(el)),
   matches(el) {
@@ -51,3 +53,6 @@ export const checkboxGroup = {
     return outcome("applied", `ticked ${picks.map((p) => JSON.stringify(p.text)).join(", ")}`, shown(after));
   },
 };
+
+relayContent["drivers/checkbox_group"] = { checkboxGroup };
+})();

@@ -1,6 +1,8 @@
 // Shared reading of choice controls (radios, checkboxes, yes/no buttons): which controls answer
 // one question, what each one says, and whether it is on. Not a driver itself.
-import { choiceLabel, clickCancelled, isUntypedFormButton, norm, press, rootOf, textOf } from "./util.js";
+(() => {
+"use strict";
+const { choiceLabel, clickCancelled, isUntypedFormButton, norm, press, rootOf, textOf } = relayContent["drivers/util"];
 
 /**
  * @typedef {{value: string, text: string, selected: boolean, el: Element}} Choice
@@ -10,7 +12,7 @@ const TOGGLE_BUTTON = "button[data-option], button[aria-pressed], [role=button][
   + "button.cx-select-pill-section, [data-ui=option]";
 
 /** Whether a choice control is on. @param {Element} el */
-export function isOn(el) {
+function isOn(el) {
   if (el instanceof HTMLInputElement) return el.checked;
   for (const attr of ["aria-pressed", "aria-checked", "aria-selected"]) {
     const v = el.getAttribute(attr);
@@ -47,7 +49,7 @@ function sameName(/** @type {HTMLInputElement} */ input) {
  * @param {Element} el
  * @returns {Choice[]}
  */
-export function radioChoices(el) {
+function radioChoices(el) {
   if (el instanceof HTMLInputElement && el.type === "radio") {
     const group = sameName(el)
       ?? [...(el.closest("fieldset, [role=radiogroup]") ?? el.parentElement ?? el)
@@ -71,7 +73,7 @@ export function radioChoices(el) {
  * @param {Element} el
  * @returns {Choice[]}
  */
-export function checkboxChoices(el) {
+function checkboxChoices(el) {
   if (el instanceof HTMLInputElement && el.type === "checkbox") {
     const group = sameName(el) ?? [el];
     return group.map((i) => inputChoice(/** @type {HTMLInputElement} */ (i)));
@@ -87,9 +89,12 @@ export function checkboxChoices(el) {
  * yes/no drawn as untyped form buttons still gets its click, cancelled so it cannot submit.
  * @param {Element} el
  */
-export function clickChoice(el) {
+function clickChoice(el) {
   press(el);
   if (isUntypedFormButton(el)) clickCancelled(el);
 }
 
-export { TOGGLE_BUTTON };
+relayContent["drivers/choices"] = {
+  isOn, radioChoices, checkboxChoices, clickChoice, TOGGLE_BUTTON,
+};
+})();

@@ -3,14 +3,16 @@
 // input events, wait for the suggestions, click the best one, then check the input kept it:
 // many of these clear text that was typed but not chosen from the list. A place (decision.place)
 // is chosen only from a suggestion that names the person's city, region and country.
-import { leave, setTextLikeAPerson } from "../typing.js";
-import {
+(() => {
+"use strict";
+const { leave, setTextLikeAPerson } = relayContent.typing;
+const {
   SIBLING_LIST, closePopup, listedOptions, notePopupsBefore, openPopup, popupOf, popupOptions,
-} from "./popup_list.js";
-import {
+} = relayContent["drivers/popup_list"];
+const {
   fold, isLocked, isVisible, keepFocus, keyPress, matchOption, matchSuggestion, namesPlace, norm, outcome, placeOf,
   press, settle, waitFor, wantedOf,
-} from "./util.js";
+} = relayContent["drivers/util"];
 
 /** @param {Element} el */
 function inputOf(el) {
@@ -140,7 +142,7 @@ function kept(/** @type {HTMLInputElement} */ input, /** @type {string} */ text)
 }
 
 /** @type {import("./util.js").Driver} */
-export const combobox = {
+const combobox = {
   name: "combobox",
   read: (el) => norm(inputOf(el)?.value),
   matches(el) {
@@ -251,3 +253,6 @@ export const combobox = {
     return outcome("applied", `chose "${text}"`, input.value);
   },
 };
+
+relayContent["drivers/combobox"] = { combobox };
+})();

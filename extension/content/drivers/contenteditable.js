@@ -1,7 +1,9 @@
 // Contenteditable editors (rich-text cover letters, role=textbox divs): typed through
 // setTextLikeAPerson, which uses execCommand("insertText") so editors see beforeinput/input.
-import { setTextLikeAPerson } from "../typing.js";
-import { isLocked, norm, outcome, settle } from "./util.js";
+(() => {
+"use strict";
+const { setTextLikeAPerson } = relayContent.typing;
+const { isLocked, norm, outcome, settle } = relayContent["drivers/util"];
 
 /** The editing host (not a nested editable child). @param {Element} el */
 function hostOf(el) {
@@ -13,7 +15,7 @@ function hostOf(el) {
 const shown = (/** @type {HTMLElement} */ el) => norm(el.innerText);
 
 /** @type {import("./util.js").Driver} */
-export const contentEditable = {
+const contentEditable = {
   name: "contenteditable",
   read: (el) => shown(hostOf(el)),
   matches: (el) => el instanceof HTMLElement && el.isContentEditable,
@@ -33,3 +35,6 @@ export const contentEditable = {
     return outcome("applied", "typed", shown(host));
   },
 };
+
+relayContent["drivers/contenteditable"] = { contentEditable };
+})();

@@ -1,6 +1,8 @@
 // Date formats read from placeholders ("MM/DD/YYYY", "mm/dd/yyyy", "DD.MM.YYYY", "MM/YYYY",
 // "YYYY") and the writing and reading of dates in them. Not a driver itself.
 
+(() => {
+"use strict";
 const TOKEN = /(yyyy|yy|mmmm|mmm|mm|m|dd|d)/gi;
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
   "September", "October", "November", "December"];
@@ -10,7 +12,7 @@ const MONTHS = ["January", "February", "March", "April", "May", "June", "July", 
  */
 
 /** Parses an ISO date ("2026-05-01", "2026-05", "2026"). @param {string} iso @returns {DateParts|null} */
-export function parseIso(iso) {
+function parseIso(iso) {
   const m = /^\s*(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?/.exec(iso ?? "");
   if (!m) return null;
   const p = { y: Number(m[1]), m: m[2] ? Number(m[2]) : null, d: m[3] ? Number(m[3]) : null };
@@ -21,14 +23,14 @@ export function parseIso(iso) {
 }
 
 /** The date format a placeholder spells out, or "". @param {string} text */
-export function formatFromPlaceholder(text) {
+function formatFromPlaceholder(text) {
   const t = (text ?? "").trim();
   return /^(yyyy|yy|mmmm|mmm|mm|m|dd|d)([\s./-]+(yyyy|yy|mmmm|mmm|mm|m|dd|d)){0,2}$/i.test(t) && /y/i.test(t)
     ? t : "";
 }
 
 /** A guess when the page says nothing: US order for English pages, day first elsewhere. */
-export function defaultFormat(/** @type {Document} */ doc) {
+function defaultFormat(/** @type {Document} */ doc) {
   const lang = (doc.documentElement.lang || navigator.language || "en-US").toLowerCase();
   if (lang === "en" || lang.startsWith("en-us") || lang.startsWith("en-ca")) return "MM/DD/YYYY";
   if (lang.startsWith("de")) return "DD.MM.YYYY";
@@ -38,7 +40,7 @@ export function defaultFormat(/** @type {Document} */ doc) {
 const pad = (/** @type {number} */ n, /** @type {number} */ w) => String(n).padStart(w, "0");
 
 /** Writes a date in a format; null when the format needs a part the date lacks. */
-export function formatDate(/** @type {string} */ fmt, /** @type {DateParts} */ p) {
+function formatDate(/** @type {string} */ fmt, /** @type {DateParts} */ p) {
   let missing = false;
   const out = fmt.replace(TOKEN, (tok) => {
     const t = tok.toLowerCase();
@@ -56,7 +58,7 @@ export function formatDate(/** @type {string} */ fmt, /** @type {DateParts} */ p
 }
 
 /** Reads a date written in a format back into parts (for verification). */
-export function readDate(/** @type {string} */ fmt, /** @type {string} */ text) {
+function readDate(/** @type {string} */ fmt, /** @type {string} */ text) {
   const order = [...fmt.matchAll(TOKEN)].map((m) => m[1].toLowerCase()[0]);
   const nums = (text ?? "").match(/\d+|[A-Za-z]{3,}/g) ?? [];
   if (nums.length < order.length) return null;
@@ -74,8 +76,13 @@ export function readDate(/** @type {string} */ fmt, /** @type {string} */ text) 
 }
 
 /** Whether two dates agree on the parts both have. */
-export function sameDate(/** @type {DateParts|null} */ a, /** @type {DateParts|null} */ b) {
+function sameDate(/** @type {DateParts|null} */ a, /** @type {DateParts|null} */ b) {
   if (!a || !b) return false;
   return a.y === b.y && (a.m === null || b.m === null || a.m === b.m)
     && (a.d === null || b.d === null || a.d === b.d);
 }
+
+relayContent["drivers/date_format"] = {
+  parseIso, formatFromPlaceholder, defaultFormat, formatDate, readDate, sameDate,
+};
+})();

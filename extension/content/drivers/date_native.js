@@ -1,7 +1,9 @@
 // Native date inputs (type=date, month, week, datetime-local): the value is ISO already.
-import { parseIso } from "./date_format.js";
-import { leave } from "../typing.js";
-import { fire, isLocked, outcome, setNativeValue, settle } from "./util.js";
+(() => {
+"use strict";
+const { parseIso } = relayContent["drivers/date_format"];
+const { leave } = relayContent.typing;
+const { fire, isLocked, outcome, setNativeValue, settle } = relayContent["drivers/util"];
 
 /** The input's value form of an ISO date, for its type. */
 function valueFor(/** @type {HTMLInputElement} */ input, /** @type {string} */ iso) {
@@ -16,7 +18,7 @@ function valueFor(/** @type {HTMLInputElement} */ input, /** @type {string} */ i
 }
 
 /** @type {import("./util.js").Driver} */
-export const dateNative = {
+const dateNative = {
   name: "date-native",
   read: (el) => /** @type {HTMLInputElement} */ (el).value,
   matches: (el) => el instanceof HTMLInputElement
@@ -43,3 +45,6 @@ export const dateNative = {
     return outcome("applied", `set ${value}`, input.value);
   },
 };
+
+relayContent["drivers/date_native"] = { dateNative };
+})();

@@ -1,8 +1,10 @@
 // Dates split into sections: Workday's `dateInputWrapper` with month / day / year spinbutton
 // inputs (also month/year and year-only variants). Each section gets its digits typed in.
-import { leave, setTextLikeAPerson } from "../typing.js";
-import { parseIso } from "./date_format.js";
-import { fire, isLocked, norm, outcome, settle } from "./util.js";
+(() => {
+"use strict";
+const { leave, setTextLikeAPerson } = relayContent.typing;
+const { parseIso } = relayContent["drivers/date_format"];
+const { fire, isLocked, norm, outcome, settle } = relayContent["drivers/util"];
 
 const WRAPPER = "[data-automation-id=dateInputWrapper], [data-automation-id=dateInputContainer]";
 
@@ -41,7 +43,7 @@ function shown(wrapper) {
 }
 
 /** @type {import("./util.js").Driver} */
-export const dateParts = {
+const dateParts = {
   name: "date-parts",
   read(el) {
     const wrapper = wrapperOf(el);
@@ -92,3 +94,6 @@ export const dateParts = {
     return outcome("applied", `typed ${list.map((s) => want[s.kind ?? "y"]).join("/")}`, shown(wrapper));
   },
 };
+
+relayContent["drivers/date_parts"] = { dateParts };
+})();

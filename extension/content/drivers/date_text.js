@@ -1,10 +1,12 @@
 // Dates typed into a text box: react-datepicker (Ashby: parses only on a Tab keydown), flatpickr
 // with allowInput, and plain inputs whose placeholder gives the format ("MM/DD/YYYY", "YYYY").
-import { leave, setTextLikeAPerson } from "../typing.js";
-import {
+(() => {
+"use strict";
+const { leave, setTextLikeAPerson } = relayContent.typing;
+const {
   defaultFormat, formatDate, formatFromPlaceholder, parseIso, readDate, sameDate,
-} from "./date_format.js";
-import { isLocked, isVisible, keyPress, norm, outcome, press, settle, waitFor } from "./util.js";
+} = relayContent["drivers/date_format"];
+const { isLocked, isVisible, keyPress, norm, outcome, press, settle, waitFor } = relayContent["drivers/util"];
 
 const PICKER = ".react-datepicker__input-container, .react-datepicker-wrapper";
 
@@ -24,7 +26,7 @@ function openCalendar(doc) {
 }
 
 /** @type {import("./util.js").Driver} */
-export const dateText = {
+const dateText = {
   name: "date-text",
   read: (el) => norm(/** @type {HTMLInputElement} */ (el).value),
   matches(el) {
@@ -84,3 +86,6 @@ export const dateText = {
     return outcome("applied", `typed ${text} (${fmt})`, after);
   },
 };
+
+relayContent["drivers/date_text"] = { dateText };
+})();

@@ -3,7 +3,9 @@
 // Finds the input behind an "Attach" / "Select files" button or a drop zone, and inside open
 // shadow roots (SmartRecruiters' spl-dropzone). Verifies the page took it: the input keeps the
 // file, or the page shows its name (Greenhouse swaps the input for a chip, Workday resets it).
-import { norm, outcome, rootOf, settle, textOf, waitFor } from "./util.js";
+(() => {
+"use strict";
+const { norm, outcome, rootOf, settle, textOf, waitFor } = relayContent["drivers/util"];
 
 const GROUP = "[role=group], .file-upload, [data-automation-id=attachments-FileUpload], "
   + "[data-automation-id=file-upload-drop-zone], .ashby-application-form-input-file, fieldset, "
@@ -134,7 +136,7 @@ function pageReaction(node, cap) {
 }
 
 /** @type {import("./util.js").Driver} */
-export const fileUpload = {
+const fileUpload = {
   name: "file",
   read(el) {
     const input = inputOf(el);
@@ -202,3 +204,6 @@ export const fileUpload = {
     return outcome("applied", `attached ${norm(file.name)} (${file.size} bytes); ${took}`, after || file.name);
   },
 };
+
+relayContent["drivers/file"] = { fileUpload };
+})();

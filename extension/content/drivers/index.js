@@ -5,24 +5,26 @@
 // Bare native radios and checkboxes are not claimed here: the snapshot models them as groups whose
 // options carry their own ids. The radio and checkbox drivers serve button-style groups and
 // containers, and callers may use them directly (see DRIVERS_BY_NAME).
-import { checkbox } from "./checkbox.js";
-import { checkboxGroup } from "./checkbox_group.js";
-import { TOGGLE_BUTTON } from "./choices.js";
-import { combobox } from "./combobox.js";
-import { contentEditable } from "./contenteditable.js";
-import { dateNative } from "./date_native.js";
-import { dateParts } from "./date_parts.js";
-import { dateText } from "./date_text.js";
-import { fileUpload } from "./file.js";
-import { nativeSelect } from "./native_select.js";
-import { popupSelect, proxyTriggerOf } from "./popup_select.js";
-import { radioGroup } from "./radio_group.js";
-import { reactSelect } from "./react_select.js";
-import { select2 } from "./select2.js";
-import { workdayListbox } from "./workday_listbox.js";
+(() => {
+"use strict";
+const { checkbox } = relayContent["drivers/checkbox"];
+const { checkboxGroup } = relayContent["drivers/checkbox_group"];
+const { TOGGLE_BUTTON } = relayContent["drivers/choices"];
+const { combobox } = relayContent["drivers/combobox"];
+const { contentEditable } = relayContent["drivers/contenteditable"];
+const { dateNative } = relayContent["drivers/date_native"];
+const { dateParts } = relayContent["drivers/date_parts"];
+const { dateText } = relayContent["drivers/date_text"];
+const { fileUpload } = relayContent["drivers/file"];
+const { nativeSelect } = relayContent["drivers/native_select"];
+const { popupSelect, proxyTriggerOf } = relayContent["drivers/popup_select"];
+const { radioGroup } = relayContent["drivers/radio_group"];
+const { reactSelect } = relayContent["drivers/react_select"];
+const { select2 } = relayContent["drivers/select2"];
+const { workdayListbox } = relayContent["drivers/workday_listbox"];
 
 /** @type {import("./util.js").Driver[]} */
-export const DRIVERS = [
+const DRIVERS = [
   fileUpload, // before anything that looks inside containers: an upload group is one field
   select2, // before native-select: the <select> it hides is its model
   dateParts, // before anything matching inputs: the sections are plain inputs
@@ -40,13 +42,13 @@ export const DRIVERS = [
 ];
 
 /** @type {Record<string, import("./util.js").Driver>} */
-export const DRIVERS_BY_NAME = Object.fromEntries(DRIVERS.map((d) => [d.name, d]));
+const DRIVERS_BY_NAME = Object.fromEntries(DRIVERS.map((d) => [d.name, d]));
 
 /**
  * Widgets the snapshot's base selector misses: containers that are one field (yes/no button
  * pairs, Workday date sections, upload groups) and select buttons without a listbox role.
  */
-export const CANDIDATE_SELECTOR = [
+const CANDIDATE_SELECTOR = [
   // Not editor toolbars, whose bold/italic buttons are aria-pressed pairs too.
   `:is(div, span, fieldset):not([role=toolbar]):has(> :is(${TOGGLE_BUTTON}) ~ :is(${TOGGLE_BUTTON}))`,
   "[data-automation-id=dateInputWrapper]",
@@ -66,7 +68,7 @@ export const CANDIDATE_SELECTOR = [
  * yes/no pair, Workday date sections, react-select's required shim).
  * @param {Element} el
  */
-export function isPartOfWidget(el) {
+function isPartOfWidget(el) {
   try {
     if (el.closest(".select2-container, .select2-drop, .select2-dropdown")) return true;
     // Workday's chosen-item pills (role=listbox) show a prompt's value; the prompt is the field.
@@ -98,7 +100,7 @@ export function isPartOfWidget(el) {
  * @param {Element} el
  * @returns {import("./util.js").Driver|null}
  */
-export function findDriver(el) {
+function findDriver(el) {
   for (const driver of DRIVERS) {
     try {
       if (driver.matches(el)) return driver;
@@ -108,3 +110,8 @@ export function findDriver(el) {
   }
   return null;
 }
+
+relayContent["drivers/index"] = {
+  DRIVERS, DRIVERS_BY_NAME, CANDIDATE_SELECTOR, isPartOfWidget, findDriver,
+};
+})();

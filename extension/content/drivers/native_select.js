@@ -1,6 +1,8 @@
 // Native <select>, single or multiple: choose options by value (then by visible text).
-import { leave } from "../typing.js";
-import { fire, isLocked, isPlaceholderOption, matchOption, norm, outcome, settle, wantedOf } from "./util.js";
+(() => {
+"use strict";
+const { leave } = relayContent.typing;
+const { fire, isLocked, isPlaceholderOption, matchOption, norm, outcome, settle, wantedOf } = relayContent["drivers/util"];
 
 /** @param {HTMLSelectElement} sel */
 function readOptions(sel) {
@@ -13,7 +15,7 @@ function shown(/** @type {HTMLSelectElement} */ sel) {
 }
 
 /** @type {import("./util.js").Driver} */
-export const nativeSelect = {
+const nativeSelect = {
   name: "native-select",
   read: (el) => shown(/** @type {HTMLSelectElement} */ (el)),
   matches: (el) => el instanceof HTMLSelectElement,
@@ -51,3 +53,6 @@ export const nativeSelect = {
       shown(sel));
   },
 };
+
+relayContent["drivers/native_select"] = { nativeSelect };
+})();

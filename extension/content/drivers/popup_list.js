@@ -1,9 +1,11 @@
 // Shared mechanics for controls that open a list in a popup (usually a portal on <body>):
 // Workday listbox buttons and prompts, Fabric and MUI select buttons. Not a driver itself.
-import { leave } from "../typing.js";
-import {
+(() => {
+"use strict";
+const { leave } = relayContent.typing;
+const {
   byId, isVisible, keyPress, norm, press, textOf, waitFor,
-} from "./util.js";
+} = relayContent["drivers/util"];
 
 const POPUP = "[role=listbox], [role=menu], [data-automation-id=activeListContainer], "
   + "[data-fabric-component=Menu]";
@@ -22,7 +24,7 @@ const PLACEHOLDER = new RegExp("^[-–—\\s]*(please\\s+|bitte\\s+|veuillez\\s+
   + "\\s*(\\.\\.\\.|…)?[-–—\\s]*$", "i");
 
 /** @param {string} text */
-export function isPlaceholder(text) {
+function isPlaceholder(text) {
   const t = norm(text).replace(/[\u200b▼▾⌄]/g, "").trim();
   return !t || PLACEHOLDER.test(t);
 }
@@ -32,16 +34,16 @@ export function isPlaceholder(text) {
  * ("Select One", "–Select–"). Undo chooses it to take an answer back.
  * @param {{value: string, text: string, el: Element}[]} options
  */
-export function emptyChoice(options) {
+function emptyChoice(options) {
   return options.find((o) => o.value === "" || isPlaceholder(o.text)) ?? null;
 }
 
 /** Why undo cannot empty a list that has no such row, in the person's words. */
-export const NO_EMPTY_CHOICE = "This list has no empty choice, so Relay cannot take its answer back. "
+const NO_EMPTY_CHOICE = "This list has no empty choice, so Relay cannot take its answer back. "
   + "Choose the answer you want, or reload the page to start again.";
 
 /** A suggestion list rendered right next to a plain input (Lever's location dropdown). */
-export const SIBLING_LIST = ".dropdown-container, [class*=dropdown-results], [class*=autocomplete-items], "
+const SIBLING_LIST = ".dropdown-container, [class*=dropdown-results], [class*=autocomplete-items], "
   + "[class*=suggestions]";
 
 /** Roots from the trigger's own outwards: its shadow root(s), then the document. @param {Element} el */
@@ -63,7 +65,7 @@ function rootsOf(el) {
  * (SmartRecruiters keeps it there) or the document (portals).
  * @param {Element} trigger
  */
-export function popupOf(trigger) {
+function popupOf(trigger) {
   const refs = [trigger.getAttribute("aria-controls"), trigger.getAttribute("aria-owns"),
     trigger.closest("auto-complete")?.getAttribute("for") ?? null];
   for (const ref of refs) {
@@ -90,7 +92,7 @@ const shownBefore = new WeakMap();
  * already open (an always-visible listbox elsewhere on the page) is never taken for its popup.
  * @param {Element} trigger
  */
-export function notePopupsBefore(trigger) {
+function notePopupsBefore(trigger) {
   shownBefore.delete(trigger);
   /** @type {Set<Element>} */
   const seen = new Set();
@@ -105,7 +107,7 @@ export function notePopupsBefore(trigger) {
  * @param {Element} popup
  * @returns {{value: string, text: string, selected: boolean, el: Element}[]}
  */
-export function popupOptions(popup) {
+function popupOptions(popup) {
   const nodes = [...popup.querySelectorAll(OPTION)]
     .filter((n) => !n.parentElement?.closest(OPTION) && isVisible(n) && !n.matches(NOT_OPTION)
       && n.getAttribute("aria-disabled") !== "true");
@@ -126,7 +128,7 @@ export function popupOptions(popup) {
  * @param {Element} trigger
  * @returns {{value: string, text: string, selected: boolean}[]|null}
  */
-export function listedOptions(trigger) {
+function listedOptions(trigger) {
   for (const ref of [trigger.getAttribute("aria-controls"), trigger.getAttribute("aria-owns")]) {
     const list = byId(trigger, ref);
     if (!list || list.contains(trigger) || !list.matches(POPUP)) continue;
@@ -151,7 +153,7 @@ export function listedOptions(trigger) {
  * @param {{glance?: number}} [opts]  glance: see waitForPopup
  * @returns {Promise<Element|null>}
  */
-export async function openPopup(trigger, patience = 700, opts = {}) {
+async function openPopup(trigger, patience = 700, opts = {}) {
   const already = trigger.getAttribute("aria-expanded") === "true" ? popupOf(trigger) : null;
   if (already) return already;
   notePopupsBefore(trigger);
@@ -184,7 +186,7 @@ async function waitForPopup(trigger, patience, glance) {
 }
 
 /** Closes any popup the trigger opened: Escape, then a press outside. @param {Element} trigger */
-export async function closePopup(trigger) {
+async function closePopup(trigger) {
   if (!popupOf(trigger)) return;
   const doc = trigger.ownerDocument;
   const wasExpanded = trigger.getAttribute("aria-expanded") === "true";
@@ -202,3 +204,9 @@ export async function closePopup(trigger) {
     await waitFor(() => !popupOf(trigger), 400);
   }
 }
+
+relayContent["drivers/popup_list"] = {
+  isPlaceholder, emptyChoice, NO_EMPTY_CHOICE, SIBLING_LIST, popupOf, notePopupsBefore,
+  popupOptions, listedOptions, openPopup, closePopup,
+};
+})();

@@ -1,13 +1,15 @@
 // Select buttons of component libraries (Fabric on BambooHR, MUI Select, other role=button /
 // role=combobox elements with aria-haspopup): the button shows the choice, the options open in a
 // portal as role=option / role=menuitem, and a click on one commits it.
-import {
+(() => {
+"use strict";
+const {
   closePopup, emptyChoice, isPlaceholder, listedOptions, NO_EMPTY_CHOICE, openPopup, popupOptions,
-} from "./popup_list.js";
-import {
+} = relayContent["drivers/popup_list"];
+const {
   fold, isLocked, isPlaceholderOption, isPromptText, isVisible, keepFocus, matchOption, norm, outcome, press, settle, textOf,
   waitFor, wantedOf,
-} from "./util.js";
+} = relayContent["drivers/util"];
 
 const TRIGGER = ".fab-SelectToggle, [role=combobox][aria-haspopup=listbox]:not(input), "
   + "[role=button][aria-haspopup=listbox], [role=button][aria-haspopup=true][aria-expanded], "
@@ -99,7 +101,7 @@ function modelSelect(trigger, value) {
  * @param {HTMLSelectElement} select
  * @returns {Element|null}
  */
-export function proxyTriggerOf(select) {
+function proxyTriggerOf(select) {
   const next = select.nextElementSibling;
   if (!next || select.multiple || select.options.length < 2) return null;
   const trigger = next.matches(TRIGGER) ? next : next.querySelector(TRIGGER);
@@ -108,7 +110,7 @@ export function proxyTriggerOf(select) {
 }
 
 /** @type {import("./util.js").Driver} */
-export const popupSelect = {
+const popupSelect = {
   name: "popup-select",
   read(el) {
     const trigger = triggerOf(el);
@@ -189,3 +191,6 @@ export const popupSelect = {
     return after ? outcome("refused", NO_EMPTY_CHOICE, after) : outcome("applied", "cleared", "");
   },
 };
+
+relayContent["drivers/popup_select"] = { proxyTriggerOf, popupSelect };
+})();

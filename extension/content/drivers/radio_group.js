@@ -1,8 +1,10 @@
 // Radio groups: native radios sharing a name (also Ashby's value="on" radios, chosen by label
 // text), role=radio groups, and button-style yes/no pairs (Ashby `button[data-option=yes|no]`
 // with aria-pressed over a hidden checkbox, Oracle pills, Workable option divs).
-import { TOGGLE_BUTTON, clickChoice, isOn, radioChoices } from "./choices.js";
-import { isLocked, matchOption, outcome, settle, waitFor, wantedOf } from "./util.js";
+(() => {
+"use strict";
+const { TOGGLE_BUTTON, clickChoice, isOn, radioChoices } = relayContent["drivers/choices"];
+const { isLocked, matchOption, outcome, settle, waitFor, wantedOf } = relayContent["drivers/util"];
 
 /** Ashby's hidden checkbox behind yes/no buttons: the buttons are what a person uses. */
 function yesNoBehind(/** @type {Element} */ el) {
@@ -20,7 +22,7 @@ function groupOf(el) {
 const shown = (choices) => choices.filter((c) => c.selected).map((c) => c.text).join(", ");
 
 /** @type {import("./util.js").Driver} */
-export const radioGroup = {
+const radioGroup = {
   name: "radio-group",
   read: (el) => shown(radioChoices(groupOf(el))),
   // Bare native radios are left to the snapshot, which models them as a group whose options
@@ -65,3 +67,6 @@ export const radioGroup = {
     return outcome("applied", `chose "${hit.text}"`, shown(after));
   },
 };
+
+relayContent["drivers/radio_group"] = { radioGroup };
+})();

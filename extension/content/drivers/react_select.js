@@ -2,11 +2,13 @@
 // `.select__control` (or an emotion `…-control` class). The menu opens on a mousedown on the
 // control and is often portaled to <body>; an option commits on click; the chosen value renders
 // as `.select__single-value` (single) or `.select__multi-value` chips (multi).
-import { leave, setTextLikeAPerson } from "../typing.js";
-import {
+(() => {
+"use strict";
+const { leave, setTextLikeAPerson } = relayContent.typing;
+const {
   byId, fold, isLocked, isVisible, keepFocus, keyPress, matchOption, matchSuggestion, namesPlace, norm, outcome, placeOf,
   press, settle, textOf, waitFor, wantedOf,
-} from "./util.js";
+} = relayContent["drivers/util"];
 
 const CONTROL = ".select__control, [class*='-control']";
 
@@ -130,7 +132,7 @@ async function selectedInMenu(control) {
 const asOptions = (nodes) => nodes.map((n) => ({ value: textOf(n), text: textOf(n), el: n }));
 
 /** @type {import("./util.js").Driver} */
-export const reactSelect = {
+const reactSelect = {
   name: "react-select",
   read(el) {
     const control = controlOf(el);
@@ -264,3 +266,6 @@ export const reactSelect = {
       + "Choose the answer you want, or reload the page to start again.", after) : outcome("applied", "cleared", "");
   },
 };
+
+relayContent["drivers/react_select"] = { reactSelect };
+})();

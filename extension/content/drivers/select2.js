@@ -4,11 +4,13 @@
 // the native select and dispatches `change`, which select2's jQuery handler re-renders from.
 // select2 3.x can also sit on a hidden <input> with results from a query (legacy Greenhouse's
 // school): there the answer is typed into select2's search box and picked from the results.
-import { setTextLikeAPerson } from "../typing.js";
-import {
+(() => {
+"use strict";
+const { setTextLikeAPerson } = relayContent.typing;
+const {
   fire, fold, isLocked, isVisible, keyPress, matchOption, matchSuggestion, norm, outcome, press,
   settle, textOf, waitFor, wantedOf,
-} from "./util.js";
+} = relayContent["drivers/util"];
 
 /**
  * The element select2 keeps its value in (a native select, or a hidden input for query-driven
@@ -151,7 +153,7 @@ async function applyByQuery(parts, decision) {
 }
 
 /** @type {import("./util.js").Driver} */
-export const select2 = {
+const select2 = {
   name: "select2",
   read(el) {
     const parts = partsOf(el);
@@ -220,3 +222,6 @@ export const select2 = {
       after);
   },
 };
+
+relayContent["drivers/select2"] = { select2 };
+})();

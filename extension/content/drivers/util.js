@@ -2,6 +2,8 @@
 // Everything here works from a content script's isolated world: it only touches the DOM and
 // dispatches DOM events, which page listeners (React, jQuery, …) receive like any other event.
 
+(() => {
+"use strict";
 /**
  * @typedef {{value: string, text: string, selected: boolean}} Option
  * @typedef {{status: "applied"|"refused"|"not_found"|"skipped", detail: string, value_after: string}} ApplyOutcome
@@ -20,14 +22,14 @@
  */
 
 /** @param {number} ms */
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * One turn of the page's task queue: a MessageChannel message runs after tasks already queued
  * (React's scheduler posts its renders the same way) and is not clamped like nested timers.
  * @returns {Promise<void>}
  */
-export function nextTask() {
+function nextTask() {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => {
@@ -44,7 +46,7 @@ export function nextTask() {
  * milliseconds, where a fixed sleep cost tens per field.
  * @returns {Promise<void>}
  */
-export async function settle() {
+async function settle() {
   await sleep(0);
   await nextTask();
 }
@@ -59,7 +61,7 @@ export async function settle() {
  * @param {number} [interval]
  * @returns {Promise<T|null>}
  */
-export async function waitFor(probe, timeout = 1500, interval = 20) {
+async function waitFor(probe, timeout = 1500, interval = 20) {
   const end = performance.now() + timeout;
   for (let round = 0; ; round += 1) {
     let got;
@@ -81,7 +83,7 @@ const PROMPT = new RegExp("^[\\s\\-–—.…*:]*(please\\s+|bitte\\s+|veuillez\
   + "maak\\s+een\\s+keuze)(?![\\p{L}])", "iu");
 
 /** Whether an option's or button's text only prompts for a choice (or is blank or dashes). @param {string} text */
-export function isPromptText(text) {
+function isPromptText(text) {
   const t = norm(text).replace(/[\u200b▼▾⌄]/g, "").trim();
   return !t || /^[-–—_.…\s]+$/.test(t) || PROMPT.test(t);
 }
@@ -91,30 +93,30 @@ export function isPromptText(text) {
  * first option when its text prompts (Taleo's "Select..." is value -1). Chosen, it is no answer.
  * @param {HTMLOptionElement} o
  */
-export function isPlaceholderOption(o) {
+function isPlaceholderOption(o) {
   if (o.value === "") return true;
   if (o.value === "-1" || o.value === "0" || o.index === 0) return isPromptText(o.text);
   return false;
 }
 
 /** Collapses white space. @param {unknown} s */
-export function norm(s) {
+function norm(s) {
   return String(s ?? "").replace(/[\s\u00a0]+/g, " ").trim();
 }
 
 /** Comparison form: no accents, no case, no trailing required-star. @param {unknown} s */
-export function fold(s) {
+function fold(s) {
   return norm(s).normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/\s*\*$/, "")
     .toLowerCase();
 }
 
 /** @param {ApplyOutcome["status"]} status @param {string} detail @param {string} [valueAfter] */
-export function outcome(status, detail, valueAfter = "") {
+function outcome(status, detail, valueAfter = "") {
   return { status, detail, value_after: valueAfter };
 }
 
 /** Whether an element takes up space and is not hidden by CSS. @param {Element|null} el */
-export function isVisible(el) {
+function isVisible(el) {
   if (!el || !el.isConnected) return false;
   const style = getComputedStyle(el);
   if (style.visibility === "hidden" || style.display === "none") return false;
@@ -122,14 +124,14 @@ export function isVisible(el) {
 }
 
 /** The root (document or shadow root) an element lives in. @param {Element} el */
-export function rootOf(el) {
+function rootOf(el) {
   const root = el.getRootNode();
   return /** @type {Document|ShadowRoot} */ (root instanceof ShadowRoot || root instanceof Document
     ? root : document);
 }
 
 /** Resolves an id reference (aria-controls, aria-owns) in the element's root or document. */
-export function byId(/** @type {Element} */ el, /** @type {string|null} */ id) {
+function byId(/** @type {Element} */ el, /** @type {string|null} */ id) {
   if (!id) return null;
   const first = id.trim().split(/\s+/)[0];
   const root = rootOf(el);
@@ -145,7 +147,7 @@ function pointAt(/** @type {Element} */ el) {
  * Whether a click on `el` would submit its form (a <button> without a type is a submit button).
  * @param {Element} el
  */
-export function isSubmitControl(el) {
+function isSubmitControl(el) {
   const control = el.closest("button, input[type=submit], input[type=image]");
   if (!control) return false;
   if (control instanceof HTMLButtonElement) return control.type === "submit" && control.form !== null;
@@ -159,7 +161,7 @@ export function isSubmitControl(el) {
  * @param {Element} el
  * @param {string[]} [types]
  */
-export function press(el, types = ["pointerover", "mouseover", "pointerdown", "mousedown",
+function press(el, types = ["pointerover", "mouseover", "pointerdown", "mousedown",
   "pointerup", "mouseup", "click"]) {
   const at = pointAt(el);
   const view = el.ownerDocument.defaultView;
@@ -186,7 +188,7 @@ export function press(el, types = ["pointerover", "mouseover", "pointerdown", "m
  * carelessly): a submit button by HTML's rules, though the page means it as an answer.
  * @param {Element} el
  */
-export function isUntypedFormButton(el) {
+function isUntypedFormButton(el) {
   const control = el.closest("button");
   return control instanceof HTMLButtonElement && !control.hasAttribute("type") && control.form !== null;
 }
@@ -197,7 +199,7 @@ export function isUntypedFormButton(el) {
  * cancelled before the click is dispatched (a cancelled click never starts a submission).
  * @param {Element} el
  */
-export function clickCancelled(el) {
+function clickCancelled(el) {
   const init = { bubbles: true, cancelable: true, composed: true, view: el.ownerDocument.defaultView,
     button: 0, buttons: 0, detail: 1, ...pointAt(el) };
   const event = new MouseEvent("click", init);
@@ -214,7 +216,7 @@ const KEY_CODES = /** @type {Record<string, [string, number]>} */ ({
  * Dispatches keydown (+ keyup) for a named key. Returns false when a listener cancelled keydown.
  * @param {Element} el @param {string} key @param {{up?: boolean, shiftKey?: boolean}} [opts]
  */
-export function keyPress(el, key, opts = {}) {
+function keyPress(el, key, opts = {}) {
   const [code, keyCode] = KEY_CODES[key] ?? [`Key${key.toUpperCase()}`, key.toUpperCase().charCodeAt(0)];
   const init = { key, code, keyCode, which: keyCode, bubbles: true, cancelable: true,
     composed: true, shiftKey: Boolean(opts.shiftKey), view: el.ownerDocument.defaultView };
@@ -224,7 +226,7 @@ export function keyPress(el, key, opts = {}) {
 }
 
 /** Sets a form control's value through the native setter so React notices. */
-export function setNativeValue(/** @type {HTMLInputElement|HTMLTextAreaElement|HTMLSelectElement} */ el,
+function setNativeValue(/** @type {HTMLInputElement|HTMLTextAreaElement|HTMLSelectElement} */ el,
   /** @type {string} */ value) {
   const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
     : el instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
@@ -233,7 +235,7 @@ export function setNativeValue(/** @type {HTMLInputElement|HTMLTextAreaElement|H
 }
 
 /** @param {Element} el @param {string[]} types */
-export function fire(el, types) {
+function fire(el, types) {
   for (const type of types) {
     const event = type === "input"
       ? new InputEvent("input", { bubbles: true, composed: true, inputType: "insertText" })
@@ -243,7 +245,7 @@ export function fire(el, types) {
 }
 
 /** What the decision asks for, as a list of wanted option values or texts. @param {Decision} d */
-export function wantedOf(d) {
+function wantedOf(d) {
   const values = (d.values ?? []).map(norm).filter(Boolean);
   if (values.length) return values;
   const v = norm(d.value);
@@ -257,7 +259,7 @@ export function wantedOf(d) {
  * @param {O[]} options @param {string} wanted
  * @returns {O|null}
  */
-export function matchOption(options, wanted) {
+function matchOption(options, wanted) {
   const w = norm(wanted);
   const fw = fold(w);
   if (!fw) return null;
@@ -292,7 +294,7 @@ export function matchOption(options, wanted) {
  * @param {O[]} options @param {string} wanted
  * @returns {O|null}
  */
-export function matchSuggestion(options, wanted) {
+function matchSuggestion(options, wanted) {
   const hit = matchOption(options, wanted);
   if (hit) return hit;
   const fw = fold(wanted);
@@ -308,7 +310,7 @@ export function matchSuggestion(options, wanted) {
  * "San Francisco, Córdoba, Argentina" and "San Francisco de Macorís" do not.
  * @param {string} text @param {string[][]} place  [city writings, region writings, country writings]
  */
-export function namesPlace(text, place) {
+function namesPlace(text, place) {
   const [cities = [], ...rest] = place;
   const t = fold(text);
   const city = cities.map(fold).find((c) => c && t.startsWith(c) && /^($|[\s,(/-])/.test(t.slice(c.length)));
@@ -320,17 +322,17 @@ export function namesPlace(text, place) {
 }
 
 /** The decision's place, as [city, region, country] writings; [] when it names none. @param {Decision} d */
-export function placeOf(d) {
+function placeOf(d) {
   return Array.isArray(d.place) ? d.place.filter((p) => Array.isArray(p) && p.length) : [];
 }
 
 /** @param {string} s */
-export function escapeRe(s) {
+function escapeRe(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** Visible text of an element, without hidden descendants' noise. @param {Element|null} el */
-export function textOf(el) {
+function textOf(el) {
   if (!el) return "";
   const clone = /** @type {Element} */ (el.cloneNode(true));
   for (const junk of clone.querySelectorAll("desc, title, script, style, [aria-hidden=true]")) {
@@ -351,7 +353,7 @@ function upOf(el) {
  * describe must leave things as it found them.
  * @param {Element} el
  */
-export function keepFocus(el) {
+function keepFocus(el) {
   const doc = el.ownerDocument;
   const root = rootOf(el);
   const before = /** @type {HTMLElement|null} */ (root.activeElement ?? doc.activeElement);
@@ -381,7 +383,7 @@ export function keepFocus(el) {
 }
 
 /** Whether the control is disabled or read-only for a person. @param {Element} el */
-export function isLocked(el) {
+function isLocked(el) {
   if (el.matches(":disabled") || el.getAttribute("aria-disabled") === "true") return "disabled";
   if (el.getAttribute("aria-readonly") === "true") return "read-only";
   if ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.readOnly) {
@@ -391,7 +393,7 @@ export function isLocked(el) {
 }
 
 /** The label text a person reads next to a choice control (radio, checkbox). @param {HTMLInputElement} input */
-export function choiceLabel(input) {
+function choiceLabel(input) {
   const labels = input.labels ? [...input.labels] : [];
   for (const label of labels) {
     const t = textOf(label);
@@ -411,3 +413,11 @@ export function choiceLabel(input) {
   if (node instanceof Element && !node.matches("input, select, textarea")) return textOf(node);
   return input.value === "on" ? "" : input.value;
 }
+
+relayContent["drivers/util"] = {
+  sleep, nextTask, settle, waitFor, isPromptText, isPlaceholderOption, norm, fold, outcome,
+  isVisible, rootOf, byId, isSubmitControl, press, isUntypedFormButton, clickCancelled, keyPress,
+  setNativeValue, fire, wantedOf, matchOption, matchSuggestion, namesPlace, placeOf, escapeRe,
+  textOf, keepFocus, isLocked, choiceLabel,
+};
+})();

@@ -4,14 +4,16 @@
 // hear": a category, then an item): items are `promptLeafNode`s, the other rows are categories (or,
 // before any item shows, the rows that say they open a list); a category's items may load late,
 // and the search box searches on Enter.
-import { setTextLikeAPerson } from "../typing.js";
-import {
+(() => {
+"use strict";
+const { setTextLikeAPerson } = relayContent.typing;
+const {
   closePopup, emptyChoice, isPlaceholder, NO_EMPTY_CHOICE, openPopup, popupOf, popupOptions,
-} from "./popup_list.js";
-import {
+} = relayContent["drivers/popup_list"];
+const {
   fold, isLocked, isPromptText, isVisible, keepFocus, keyPress, matchOption, norm, outcome, press, settle, textOf,
   waitFor, wantedOf,
-} from "./util.js";
+} = relayContent["drivers/util"];
 
 const LEAF = "[data-automation-id=promptLeafNode]";
 const MAX_CATEGORIES = 12;
@@ -201,7 +203,7 @@ async function pickOne(trigger, wanted) {
 }
 
 /** @type {import("./util.js").Driver} */
-export const workdayListbox = {
+const workdayListbox = {
   name: "workday-listbox",
   read(el) {
     const trigger = triggerOf(el);
@@ -298,3 +300,6 @@ export const workdayListbox = {
       : NO_EMPTY_CHOICE, after);
   },
 };
+
+relayContent["drivers/workday_listbox"] = { workdayListbox };
+})();
