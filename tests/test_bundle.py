@@ -216,6 +216,52 @@ def test_saved_answers_are_found_offline_by_the_bundled_host(desktop: Desktop,
     assert "Your saved answer to “Have you ever been convicted of a felony?”" in decision["reason"]
 
 
+# A page in each language the rules read: (title, labels of first name, last name, phone, country)
+# and the country as the bundled host must write it there, from the locale data the build keeps.
+PAGES = {
+    "en": ("Apply for this job", ["First name", "Last name", "Phone number", "Country"],
+           "United States"),
+    "de": ("Jetzt bewerben", ["Vorname", "Nachname", "Telefonnummer", "Land"],
+           "Vereinigte Staaten"),
+    "fr": ("Postuler à cette offre", ["Prénom", "Nom de famille", "Numéro de téléphone", "Pays"],
+           "États-Unis"),
+    "es": ("Solicitar este empleo", ["Nombre", "Apellidos", "Número de teléfono", "País"],
+           "Estados Unidos"),
+    "pt": ("Candidatar-se a esta vaga", ["Nome", "Sobrenome", "Número de telefone", "País"],
+           "Estados Unidos"),
+    "nl": ("Solliciteer op deze vacature", ["Voornaam", "Achternaam", "Telefoonnummer", "Land"],
+           "Verenigde Staten"),
+}
+
+
+def test_every_language_the_rules_read_works_in_the_build(desktop: Desktop,
+                                                          tmp_path: Path) -> None:
+    """The build keeps only some locale data (babel's for the rules' languages, none of
+    pycountry's translations, the phone library without its place data): a page in each of those
+    languages still gets the country in its own language and the phone number formatted."""
+    from tests.bridge_process import BridgeProcess
+
+    home = tmp_path / "data"
+    home.mkdir()
+    (home / "config.toml").write_text(f'profile = "{SAMPLE_PROFILE}"\n')
+    env = {**desktop.env, "RELAY_HOME": str(home)}
+    bridge = BridgeProcess.command(
+        [str(desktop.program), "chrome-extension://oohbnckbgppopfjgnninihfpgibipmeo/"], env=env)
+    assert bridge.request("hello", {"protocol": "1.0"})["ok"]
+    written = {}
+    for lang, (title, labels, _country) in PAGES.items():
+        fields = [{"id": f"f{i}", "widget": "tel" if i == 2 else "text", "name": f"q{i}",
+                   "label": label} for i, label in enumerate(labels)]
+        reply = bridge.request("fill.plan", {"url": f"https://jobs.example.com/{lang}/apply",
+                                             "title": title, "frames": [{"fields": fields}]},
+                               rid=lang)
+        assert reply["ok"], reply
+        written[lang] = [d["value"] for d in reply["result"]["decisions"]]
+    bridge.close()
+    assert written == {lang: ["Ada", "Lovelace", "+1 415-555-0142", country]
+                       for lang, (_title, _labels, country) in PAGES.items()}
+
+
 def test_uninstall_leaves_nothing_behind(desktop: Desktop) -> None:
     uninstall = desktop.home / ".local/lib/relay/uninstall.sh"
     done = desktop.run(str(uninstall), "--delete-data")
