@@ -81,7 +81,8 @@ def main() -> None:
     print(f"ping round trip: median {statistics.median(trips):.3f} ms, "
           f"p95 {sorted(trips)[int(PINGS * 0.95)]:.3f} ms over {PINGS} pings")
     if (BUNDLE / "relay").is_file():
-        size = sum(p.stat().st_size for p in BUNDLE.rglob("*") if p.is_file())
+        size = sum(p.stat().st_size for p in BUNDLE.rglob("*")
+                   if p.is_file() and not p.is_symlink())  # links: numpy's OpenBLAS, once
         info = REPO / "dist" / "bundle.json"
         built = json.loads(info.read_text()) if info.is_file() else {}
         print(f"bundle: {size / 1e6:.0f} MB unpacked ({BUNDLE}; aim: at most 150 MB); last "

@@ -182,8 +182,8 @@ def main() -> int:
     made = [program, tarball(program)]
     if not args.no_deb and shutil.which("dpkg-deb"):
         made.append(deb(program, args.cache))
-    size = sum(p.stat().st_size for p in program.rglob("*") if p.is_file())
     packages = breakdown(program)
+    size = sum(packages.values())  # a library linked twice (numpy's OpenBLAS) counted once
     info = {"version": BRIDGE_VERSION, "key": key, "unpacked_bytes": size,
             "seconds": round(time.perf_counter() - started, 1),
             "cpu_seconds": round(cpu_seconds(), 1), "rebuilt": not reused,

@@ -51,7 +51,7 @@ def breakdown(folder: Path) -> dict[str, int]:
     internal = folder / "_internal"
     for path in folder.rglob("*"):
         if not path.is_file() or path.is_symlink():
-            continue
+            continue  # a symlink (PyInstaller links numpy's OpenBLAS into _internal/) is free
         relative = path.relative_to(folder)
         if path == folder / "relay":
             sizes.update(_bytecode(path))
