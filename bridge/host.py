@@ -7,6 +7,7 @@ stdout carries protocol frames and nothing else: the real stdout is taken for fr
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import threading
 from collections.abc import Sequence
@@ -203,7 +204,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     build = "the desktop build" if getattr(sys, "frozen", False) else sys.executable
     log.info("bridge started from %s", build)
-    return serve(sys.stdin.buffer, frames_out, args)
+    code = serve(sys.stdin.buffer, frames_out, args)
+    # The port is closed, every reply written and the store closed: end now. The interpreter's
+    # own shutdown would wait for warm-up threads still importing (they hold the GIL and import
+    # locks for seconds on a busy machine), and their work was only ahead-of-time loading.
+    logging.shutdown()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -49,6 +49,9 @@ NO_PROFILE = (
 
 ASKING_WHY = "Relay is asking the model; its answer comes in a moment."
 MODEL_WARM_IDLE_S = 2.0
+# How long closing waits for a warm-up step that holds the store (opening it takes milliseconds
+# on a quiet machine): the process is ending, and SQLite keeps the file whole either way.
+CLOSE_WAIT_S = 0.5
 
 # The front door a runtime serves; only the native port delivers plans to the browser.
 NATIVE = "bridge"
@@ -68,6 +71,7 @@ class Runtime:
         self._store: Store | None = None
         self._lock = threading.RLock()
         self._warmed = False
+        self._closing = threading.Event()  # set by close(): warm-up starts nothing more
         # Only deliveries from before this connection are replayed: this connection's own plans
         # are being applied by the Fill that asked for them.
         self._connected_at = now_iso()
@@ -89,10 +93,18 @@ class Runtime:
             return self._store
 
     def close(self) -> None:
-        with self._lock:
+        """Close the store, unless a warm-up step still holds it: then leave it to the exit
+        (the bridge is ending, and the warm-up's work is only ahead-of-time loading)."""
+        self._closing.set()
+        if not self._lock.acquire(timeout=CLOSE_WAIT_S):
+            log.info("closing while the warm-up holds the store: not waiting for it")
+            return
+        try:
             if self._store is not None:
                 self._store.close()
                 self._store = None
+        finally:
+            self._lock.release()
 
     @property
     def model_stream(self) -> ModelStream:
@@ -165,14 +177,25 @@ class Runtime:
             return
         self._warmed = True
         threading.Thread(
-            target=_warm_model, args=(self._planned,), name="relay-model-warm-up", daemon=True
+            target=_warm_model, args=(self._planned, self._closing), name="relay-model-warm-up",
+            daemon=True,
         ).start()
         threading.Thread(target=self._warm, name="relay-warm-up", daemon=True).start()
 
     def _warm(self) -> None:
         # Pending deliveries first: they need only the store, and the extension is waiting.
+        # Each step first checks that the port is still open: a closed bridge loads nothing more.
+        for step in (self._warm_deliveries, self._warm_rules, self._warm_late,
+                     self._warm_saved_answers):
+            if self._closing.is_set():
+                return
+            step()
+
+    def _warm_deliveries(self) -> None:
         self.replay_pending()
         self.model_stream.resume()
+
+    def _warm_rules(self) -> None:
         try:
             from bridge.rules.engine import warm
 
@@ -183,12 +206,16 @@ class Runtime:
             load_config()
         except Exception as exc:  # warm-up is an optimisation; the request path reports errors
             log.debug("warm-up skipped: %s", exc)
+
+    def _warm_late(self) -> None:
         try:
             from bridge.rules.engine import warm_late
 
             warm_late()  # what only some Fills need (name parsing), after what every Fill needs
         except Exception as exc:
             log.debug("late warm-up skipped: %s", exc)
+
+    def _warm_saved_answers(self) -> None:
         try:
             from bridge.learn import embedding
             from bridge.learn.lookup import index_answers
@@ -496,10 +523,12 @@ class Runtime:
         decision.file.data_b64 = base64.b64encode(data).decode("ascii")
 
 
-def _warm_model(planned: threading.Event) -> None:
+def _warm_model(planned: threading.Event, closing: threading.Event) -> None:
     """Import litellm when a model is configured (never on the request path), once the first
-    plan is answered or the bridge has been idle a moment."""
+    plan is answered or the bridge has been idle a moment, unless the port has closed by then."""
     planned.wait(MODEL_WARM_IDLE_S)
+    if closing.is_set():
+        return
     try:
         from bridge.llm.client import load
         from bridge.llm.config import load_config

