@@ -10,11 +10,12 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any
-
-from tabulate import tabulate
+from typing import TYPE_CHECKING, Any
 
 from bridge.protocol.errors import RelayError
+
+if TYPE_CHECKING:
+    from bridge.store import Store
 
 
 def fail(message: str) -> int:
@@ -39,6 +40,8 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], indent: str = "
           right: Sequence[int] = ()) -> str:
     """Columns aligned for the terminal (those in `right` to the right); values are shown as they
     are (no number parsing)."""
+    from tabulate import tabulate  # here: the host starts through this package and needs no tables
+
     align = ["right" if i in right else "left" for i in range(len(headers))]
     text = tabulate(list(rows), headers=list(headers), tablefmt="simple", disable_numparse=True,
                     colalign=align)
@@ -50,7 +53,8 @@ def short_time(stamp: str | None) -> str:
     return (stamp or "")[:19].replace("T", " ")
 
 
-def open_store() -> Any:
+def open_store() -> Store:
+    # Imported here: `relay --help` and the host's first frame need no database code.
     from bridge.store import Store
 
     return Store.open()
