@@ -2,10 +2,11 @@
 
 The extension's own reports (what a page did, acknowledgements, what the submit guard stopped, the
 person's Submit) come only through the browser's port, which alone knows them to be true. The
-person's settings, API keys, encryption at rest and deleting a profile are changed only by the
-person: the console (the extension's port) or the `relay` CLI, never by a program holding the HTTP
-token or by an assistant. Every other request may come through any door. The dispatcher checks
-this for every request, whatever door it came through.
+person's settings, API keys, encryption at rest, deleting a profile and the approvals an assistant
+waits on are decided only by the person: the console (the extension's port) or the `relay` CLI,
+never by a program holding the HTTP token or by an assistant (which could approve its own). Every
+other request may come through any door. The dispatcher checks this for every request, whatever
+door it came through.
 """
 
 from __future__ import annotations

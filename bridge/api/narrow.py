@@ -1,7 +1,8 @@
 """What the HTTP API offers, and what it leaves out of the answers.
 
 It offers what `bridge/actions/doors_allowed.py` allows the `http` door: not the extension's own
-reports, nor the person's settings, keys, encryption and profile deletion. A plan leaves out the
+reports, nor the person's settings, keys, encryption, profile deletion and the approvals an
+assistant waits on. A plan leaves out the
 self-identification answers: a tool gets the decision, never the value.
 """
 

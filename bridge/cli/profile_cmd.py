@@ -11,6 +11,7 @@ from typing import Any
 from bridge.cli.output import fail, open_store, print_json, table
 
 JSON_VERSION = 1
+NO_PROFILE = "no profile stored; add one with: relay profile import FILE"
 
 
 def register(subparsers: Any) -> None:
@@ -76,10 +77,12 @@ def run_show(args: argparse.Namespace) -> int:
     with open_store() as store:
         name = args.name or store.active_profile_name()
         if name is None:
-            return fail("no profile stored; add one with: relay profile import FILE")
+            return fail(NO_PROFILE)
         if args.original:
             sys.stdout.write(store.profile_original(name))
             return 0
-        loaded = store.profile(name)
+        loaded = store.profile(name)  # a name that is not stored raises
+    if loaded is None:
+        return fail(NO_PROFILE)
     print(json.dumps(loaded.raw, indent=2, ensure_ascii=False))
     return 0
