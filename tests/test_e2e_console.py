@@ -60,6 +60,18 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"console-{name}.png"), full_page=True)
 
 
+def checked_as_typed(console: Any, field: str, wrong: str, right: str) -> str:
+    """Type `wrong` key by key into the emptied field: it is marked invalid with a reason beside
+    it; then `right` clears the mark. Returns the reason shown."""
+    console.fill(f"#{field}", "")
+    console.locator(f"#{field}").press_sequentially(wrong)
+    console.wait_for_selector(f"#{field}[aria-invalid=true]")
+    reason: str = console.locator(f"#{field}-why").inner_text().strip()
+    console.fill(f"#{field}", right)
+    console.wait_for_selector(f"#{field}[aria-invalid=false]")
+    return reason
+
+
 def axe_violations(page: Any) -> list[dict[str, Any]]:
     # Evaluated over the debugging protocol: the extension page's CSP refuses inline scripts.
     page.evaluate(AXE.read_text(encoding="utf-8"))
@@ -189,18 +201,8 @@ def test_first_run_resume_to_fill_then_an_edit_is_used(session: Session) -> None
 
     # One edit in the console; the next Fill uses it, and the original is kept as imported.
     # Checked as it is typed: the reason shows under the field, and goes once it is right.
-    console.fill("#f-phone", "")
-    console.locator("#f-phone").press_sequentially("+1 415 55")
-    console.wait_for_selector("#f-phone[aria-invalid=true]")
-    assert console.locator("#f-phone-why").inner_text().strip()
-    console.fill("#f-phone", "+1 415 555 0142")
-    console.wait_for_selector("#f-phone[aria-invalid=false]")
-    console.fill("#f-email", "")
-    console.locator("#f-email").press_sequentially("ada@@analytical")
-    console.wait_for_selector("#f-email[aria-invalid=true]")
-    assert console.locator("#f-email-why").inner_text().strip()
-    console.fill("#f-email", "ada@analytical.example")
-    console.wait_for_selector("#f-email[aria-invalid=false]")
+    assert checked_as_typed(console, "f-phone", "+1 415 55", "+1 415 555 0142")
+    assert checked_as_typed(console, "f-email", "ada@@analytical", "ada@analytical.example")
     console.locator("#editor-form button[type=submit]").click()
     console.wait_for_selector("#editor-saved:has-text('Saved')")
     shot(console, "6-profile-edited")
