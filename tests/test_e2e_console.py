@@ -327,7 +327,7 @@ def test_resume_per_job_applications_answers_spending_activity_settings(
     console.wait_for_selector("#answers-table[data-query=hear] tr:has-text('How did you hear')")
     answer_row = console.locator("#answers-table tr[data-answer]").first
     assert "Your application to Backend Engineer at Acme Robotics" in answer_row.inner_text()
-    answer_row.locator("input").fill("A friend at Acme")
+    answer_row.locator("textarea").fill("A friend at Acme")
     answer_row.locator("button:has-text('Save')").click()
     console.wait_for_selector("#answers-body .saved:has-text('Saved')")
     assert any(a["value"] == "A friend at Acme" for a in ask(console, "answers.list")["answers"])
@@ -511,7 +511,7 @@ def test_answers_the_assistant_asked_to_save_wait_for_the_persons_approval(
     console.get_by_role("button", name=f"Approve saving the answer to {notice}").click()
     console.wait_for_selector("#approvals [role=status]:has-text('Saved your answer')")
     console.wait_for_function(
-        "() => [...document.querySelectorAll('#answers-table input')]"
+        "() => [...document.querySelectorAll('#answers-table textarea')]"
         ".some((i) => i.value === 'Four weeks')")
     console.get_by_role("button", name=f"Deny saving the answer to {team}").click()
     console.wait_for_selector("#approvals [role=status]:has-text('nothing was saved')")

@@ -11,7 +11,7 @@ const { input, field } = searchBox("answers-search", "Search questions and answe
 const table = el("table", { class: "list", id: "answers-table" },
   el("caption", { class: "visually-hidden", text: "Your saved answers" }),
   el("thead", {}, el("tr", {},
-    el("th", { scope: "col", text: "Question" }), el("th", { scope: "col", text: "Your answer" }),
+    el("th", { scope: "col", text: "Question" }), el("th", { scope: "col", class: "answer-col", text: "Your answer" }),
     el("th", { scope: "col", text: "Where it came from" }), el("th", { scope: "col", text: "Actions" }))),
   rows);
 
@@ -32,7 +32,9 @@ function origin(answer) {
 /** @param {any} answer */
 function row(answer) {
   const id = `answer-${answer.answer_id}`;
-  const value = /** @type {HTMLInputElement} */ (el("input", { id, value: answer.value, "aria-label": `Answer to ${answer.question}` }));
+  const value = /** @type {HTMLTextAreaElement} */ (el("textarea", {
+    id, rows: String(Math.min(8, Math.ceil(answer.value.length / 40) || 1)), "aria-label": `Answer to ${answer.question}`,
+  }));
   value.value = answer.value;
   const save = el("button", { type: "button", text: "Save", onclick: async () => {
     try {
