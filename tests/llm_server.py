@@ -27,6 +27,7 @@ from bridge.forms import (
     Status,
     Widget,
 )
+from bridge.llm import EscalationResult, LlmLedger, MemoryLedger, escalate
 from bridge.llm.config import LlmConfig, Price, Tier
 from bridge.llm.facts import profile_facts
 from bridge.profile import LoadedProfile, load_profile
@@ -219,6 +220,27 @@ def make_config(server: LlmServer, **overrides: Any) -> LlmConfig:
     }
     base.update(overrides)
     return LlmConfig(**base)
+
+
+def ask_model(
+    server: LlmServer,
+    request: FillRequest,
+    decisions: list[FieldDecision],
+    *,
+    run_id: str = "r",
+    ledger: LlmLedger | None = None,
+    **config: Any,
+) -> EscalationResult:
+    """`escalate` as most tests call it: the sample profile, a fresh ledger unless one is given,
+    and every tier at the scripted server (`config` overrides `make_config`'s settings)."""
+    return escalate(
+        request,
+        sample_profile(),
+        decisions,
+        run_id=run_id,
+        ledger=MemoryLedger() if ledger is None else ledger,
+        config=make_config(server, **config),
+    )
 
 
 def ffield(

@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from bridge.forms import Source, Status, Widget
-from bridge.llm import MemoryLedger, ModelCall, escalate
+from bridge.llm import MemoryLedger, ModelCall
 from tests.llm_server import (
     LlmServer,
     Reply,
     answer,
+    ask_model,
     ffield,
     leave,
     llm_server,
@@ -22,7 +23,6 @@ from tests.llm_server import (
     make_config,
     question_ids,
     request_of,
-    sample_profile,
 )
 
 __all__ = ["llm_server", "llm_server_session"]
@@ -59,14 +59,7 @@ def test_ledger_adds_up(llm_server: LlmServer) -> None:
     llm_server.script = _good
     request, decisions = _form()
     ledger = MemoryLedger()
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="c",
-        ledger=ledger,
-        config=make_config(llm_server),
-    )
+    result = ask_model(llm_server, request, decisions, run_id="c", ledger=ledger)
     # The two requests go at once: the ledger has them in the order they came back.
     by_purpose = {c.purpose: c for c in ledger.calls}
     assert sorted(by_purpose) == ["drafting", "mapping"] and len(ledger.calls) == 2
@@ -84,14 +77,7 @@ def test_ledger_adds_up(llm_server: LlmServer) -> None:
 def test_per_fill_cap_means_rules_only_with_the_reason(llm_server: LlmServer) -> None:
     llm_server.script = _good
     request, decisions = _form()
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="c",
-        ledger=MemoryLedger(),
-        config=make_config(llm_server, cap_per_fill_usd=1e-7),
-    )
+    result = ask_model(llm_server, request, decisions, run_id="c", cap_per_fill_usd=1e-7)
     assert llm_server.requests == []
     assert result.status.startswith("rules-only: per-fill model cap")
     assert all(d.source == Source.NONE for d in result.decisions)
@@ -111,13 +97,8 @@ def test_daily_cap_counts_earlier_spend(llm_server: LlmServer) -> None:
         )
     )
     request, decisions = _form()
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="c",
-        ledger=ledger,
-        config=make_config(llm_server, cap_per_day_usd=0.10),
+    result = ask_model(
+        llm_server, request, decisions, run_id="c", ledger=ledger, cap_per_day_usd=0.10
     )
     assert llm_server.requests == []
     assert result.status.startswith("rules-only: daily model cap")
@@ -127,14 +108,7 @@ def test_near_the_cap_heavy_falls_back(llm_server: LlmServer) -> None:
     llm_server.script = _good
     request, decisions = _form(cover_letter=True)
     # Plenty of room: the long draft goes to the heavy tier.
-    escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="c",
-        ledger=MemoryLedger(),
-        config=make_config(llm_server),
-    )
+    ask_model(llm_server, request, decisions, run_id="c")
     assert sorted(r["model"] for r in llm_server.requests) == ["fast-model", "heavy-model"]
     # Near the daily cap: heavy falls back to general.
     llm_server.reset(_good)
@@ -142,13 +116,8 @@ def test_near_the_cap_heavy_falls_back(llm_server: LlmServer) -> None:
     ledger.record_call(
         ModelCall(run_id="old", model="x", tier="fast", purpose="mapping", cost_usd=0.45)
     )
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="c",
-        ledger=ledger,
-        config=make_config(llm_server, cap_per_day_usd=0.5),
+    result = ask_model(
+        llm_server, request, decisions, run_id="c", ledger=ledger, cap_per_day_usd=0.5
     )
     assert sorted(r["model"] for r in llm_server.requests) == ["fast-model", "general-model"]
     assert "downgraded heavy→general" in result.status
@@ -157,14 +126,7 @@ def test_near_the_cap_heavy_falls_back(llm_server: LlmServer) -> None:
 def test_http_500_stops_after_three_consecutive_errors(llm_server: LlmServer) -> None:
     llm_server.script = lambda body: Reply(status=500)
     request, decisions = _form()
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="c",
-        ledger=MemoryLedger(),
-        config=make_config(llm_server),
-    )
+    result = ask_model(llm_server, request, decisions, run_id="c")
     assert len(llm_server.requests) == 3  # the drafting request is never sent
     assert "HTTP 500" in result.status
     assert "3 consecutive errors" in result.status
@@ -182,14 +144,7 @@ def test_a_retry_after_an_error_recovers(llm_server: LlmServer) -> None:
 
     llm_server.script = flaky
     request, decisions = _form()
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="c",
-        ledger=MemoryLedger(),
-        config=make_config(llm_server),
-    )
+    result = ask_model(llm_server, request, decisions, run_id="c")
     assert len(llm_server.requests) == 3
     assert result.status.startswith("llm: 3 request(s) (1 failed)")
     assert {d.source for d in result.decisions} == {Source.LLM}
@@ -198,14 +153,7 @@ def test_a_retry_after_an_error_recovers(llm_server: LlmServer) -> None:
 def test_timeouts_give_a_clear_status(llm_server: LlmServer) -> None:
     llm_server.script = lambda body: Reply({"fields": {}}, delay_s=1.5)
     request, decisions = _form()
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="c",
-        ledger=MemoryLedger(),
-        config=make_config(llm_server, timeout_s=0.3, retries=1),
-    )
+    result = ask_model(llm_server, request, decisions, run_id="c", timeout_s=0.3, retries=1)
     assert "timeout" in result.status
     assert all(d.value == "" for d in result.decisions)
 
@@ -216,23 +164,9 @@ def test_model_errors_write_nothing_to_stdout(
     # The native host's stdout carries frames only: litellm must not print there.
     llm_server.script = lambda body: Reply(status=500)
     request, decisions = _form()
-    escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="c",
-        ledger=MemoryLedger(),
-        config=make_config(llm_server, retries=0),
-    )
+    ask_model(llm_server, request, decisions, run_id="c", retries=0)
     llm_server.script = lambda body: Reply("not json")
-    escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="c",
-        ledger=MemoryLedger(),
-        config=make_config(llm_server, retries=0),
-    )
+    ask_model(llm_server, request, decisions, run_id="c", retries=0)
     assert capfd.readouterr().out == ""
 
 
@@ -247,14 +181,7 @@ def test_field_answers_and_the_draft_are_asked_at_once(llm_server: LlmServer) ->
     llm_server.script = together
     request, decisions = _form()
     ledger = MemoryLedger()
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="c",
-        ledger=ledger,
-        config=make_config(llm_server, timeout_s=30.0),
-    )
+    result = ask_model(llm_server, request, decisions, run_id="c", ledger=ledger, timeout_s=30.0)
     assert llm_server.most_in_flight == 2
     assert sorted(c.purpose for c in ledger.calls) == ["drafting", "mapping"]
     assert sum(c.cost_usd for c in ledger.calls) == pytest.approx(result.cost_usd)

@@ -9,18 +9,18 @@ from typing import Any
 import pytest
 
 from bridge.forms import Source, Status, Widget
-from bridge.llm import MemoryLedger, escalate
+from bridge.llm import MemoryLedger
 from bridge.llm.facts import profile_facts, support_for
 from bridge.llm.guard import Support, extract_claims, unsupported_claims
 from bridge.llm.resume import resume_text
 from tests.llm_server import (
     LlmServer,
     Reply,
+    ask_model,
     ffield,
     leave,
     llm_server,
     llm_server_session,
-    make_config,
     question_ids,
     request_of,
     sample_profile,
@@ -111,14 +111,7 @@ def test_guard_regenerates_twice_then_refuses_and_audits(llm_server: LlmServer) 
     )
     request, decisions = _open_form()
     ledger = MemoryLedger()
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="g",
-        ledger=ledger,
-        config=make_config(llm_server),
-    )
+    result = ask_model(llm_server, request, decisions, run_id="g", ledger=ledger)
     assert len(llm_server.requests) == 3  # first draft + two regenerations
     retry_payload = user_payload(llm_server.requests[1])
     assert "Stripe" in json.dumps(retry_payload["previous_answers_rejected"])
@@ -140,14 +133,7 @@ def test_regeneration_can_fix_a_draft(llm_server: LlmServer) -> None:
         ["work[0].highlights[1]"],
     )
     request, decisions = _open_form()
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="g",
-        ledger=MemoryLedger(),
-        config=make_config(llm_server),
-    )
+    result = ask_model(llm_server, request, decisions, run_id="g")
     assert len(llm_server.requests) == 2
     (d,) = result.decisions
     assert d.source == Source.LLM and d.status == Status.FLAG  # drafts are always for review
@@ -156,14 +142,7 @@ def test_regeneration_can_fix_a_draft(llm_server: LlmServer) -> None:
 
 def test_saved_answer_comes_before_the_model(llm_server: LlmServer) -> None:
     field = ffield("f1", "Why are you interested in this role?", Widget.TEXTAREA)
-    result = escalate(
-        request_of([field]),
-        sample_profile(),
-        [leave(field, "question.open")],
-        run_id="s",
-        ledger=MemoryLedger(),
-        config=make_config(llm_server),
-    )
+    result = ask_model(llm_server, request_of([field]), [leave(field, "question.open")], run_id="s")
     assert llm_server.requests == []
     (d,) = result.decisions
     assert d.source == Source.SAVED_ANSWER and d.status == Status.FLAG
@@ -174,14 +153,7 @@ def test_draft_over_the_length_limit_is_not_planned(llm_server: LlmServer) -> No
     long = "I built the Kafka ingestion pipeline for 40 TB of daily event data. " * 10
     llm_server.script = _draft_script([long], ["work[1].highlights[0]"])
     request, decisions = _open_form()
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="g",
-        ledger=MemoryLedger(),
-        config=make_config(llm_server),
-    )
+    result = ask_model(llm_server, request, decisions, run_id="g")
     (d,) = result.decisions
     assert d.value == ""
     assert "limit" in d.reason

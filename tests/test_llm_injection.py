@@ -10,17 +10,15 @@ from typing import Any
 import pytest
 
 from bridge.forms import Action, FieldDecision, FieldOption, Source, Status, Widget
-from bridge.llm import MemoryLedger, escalate
 from tests.llm_server import (
     LlmServer,
     Reply,
+    ask_model,
     ffield,
     leave,
     llm_server,
     llm_server_session,
-    make_config,
     request_of,
-    sample_profile,
     user_payload,
 )
 
@@ -128,14 +126,7 @@ def test_injection_attempt_changes_nothing_it_should_not(
 ) -> None:
     llm_server.script = _obedient
     request, decisions = _form(attempt)
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="inj",
-        ledger=MemoryLedger(),
-        config=make_config(llm_server),
-    )
+    result = ask_model(llm_server, request, decisions, run_id="inj")
     got = {d.field_id: d for d in result.decisions}
     before = {d.field_id: d for d in decisions}
     # Decisions the rules made are untouched; the never-fill field stays never.

@@ -10,6 +10,7 @@ from tests.llm_server import (
     LlmServer,
     Reply,
     answer,
+    ask_model,
     ffield,
     leave,
     llm_server,
@@ -57,14 +58,7 @@ def test_one_mapping_request_with_schema_fills_supported_answers(llm_server: Llm
     )
     request, decisions = _form()
     ledger = MemoryLedger()
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="r1",
-        ledger=ledger,
-        config=make_config(llm_server),
-    )
+    result = ask_model(llm_server, request, decisions, run_id="r1", ledger=ledger)
     assert len(llm_server.requests) == 1
     body = llm_server.requests[0]
     fmt = body["response_format"]
@@ -104,14 +98,7 @@ def test_answers_without_real_citations_are_refused(llm_server: LlmServer) -> No
     )
     request, decisions = _form()
     ledger = MemoryLedger()
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="r2",
-        ledger=ledger,
-        config=make_config(llm_server),
-    )
+    result = ask_model(llm_server, request, decisions, run_id="r2", ledger=ledger)
     assert all(d.source != Source.LLM for d in result.decisions)
     assert all(d.value == "" for d in result.decisions)
     assert len(result.refusals) == 5
@@ -151,14 +138,7 @@ def test_no_key_means_rules_only(llm_server: LlmServer) -> None:
 
 def test_request_carries_the_question_data_not_instructions(llm_server: LlmServer) -> None:
     request, decisions = _form()
-    escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="r",
-        ledger=MemoryLedger(),
-        config=make_config(llm_server),
-    )
+    ask_model(llm_server, request, decisions)
     payload = user_payload(llm_server.requests[0])
     assert "work[0].name" in payload["facts"]
     assert payload["page"]["questions"][0]["label"] == "Current employer"
@@ -168,14 +148,7 @@ def test_request_carries_the_question_data_not_instructions(llm_server: LlmServe
 def test_malformed_json_gives_a_clear_status(llm_server: LlmServer) -> None:
     llm_server.script = lambda body: Reply("this is not json {")
     request, decisions = _form()
-    result = escalate(
-        request,
-        sample_profile(),
-        decisions,
-        run_id="r",
-        ledger=MemoryLedger(),
-        config=make_config(llm_server),
-    )
+    result = ask_model(llm_server, request, decisions)
     assert "malformed JSON" in result.status, result.status
     assert result.status.startswith("rules-only")
     assert all(d.status == Status.LEAVE and d.value == "" for d in result.decisions)
@@ -203,14 +176,7 @@ def test_a_bare_yes_needs_a_fact_about_the_question(llm_server: LlmServer) -> No
             fields[2].label: answer("Yes", ["application.willingToRelocate"]),
         }
     )
-    result = escalate(
-        request_of(fields),
-        sample_profile(),
-        [leave(f) for f in fields],
-        run_id="y",
-        ledger=MemoryLedger(),
-        config=make_config(llm_server),
-    )
+    result = ask_model(llm_server, request_of(fields), [leave(f) for f in fields], run_id="y")
     got = {d.field_id: d for d in result.decisions}
     assert got["f1"].value == "" and got["f2"].value == ""
     assert got["f3"].value == "Yes" and got["f3"].source == Source.LLM
