@@ -199,6 +199,18 @@ def test_a_page_sees_nothing_of_relay_before_the_fill_and_cannot_hide_its_marks(
         # A page script can still hide them: the side panel then says so.
         page.evaluate("() => window.__hideMarksByScript()")
         assert browser.worker.evaluate(_MARKS_UNSEEN, [page.url, ["0"]]) == ["0"]
+        tab_id = browser.worker.evaluate(
+            "(url) => chrome.tabs.query({}).then((tabs) => tabs.find((t) => t.url === url).id)",
+            page.url)
+        panel = browser.context.new_page()
+        try:
+            extension_id = browser.worker.url.split("/")[2]
+            panel.goto(f"chrome-extension://{extension_id}/sidepanel/panel.html?tab={tab_id}")
+            alert = panel.locator("p.alert", has_text="keeps Relay's marks out of sight")
+            alert.wait_for()
+            assert "review them with this list" in alert.inner_text()
+        finally:
+            panel.close()
     finally:
         page.close()
 
