@@ -9,7 +9,6 @@ Run: .venv/bin/python bench/fuzz.py [N] [seed]
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import struct
@@ -27,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.bridge_process import bridge_command
 from tests.conftest import SAMPLE_PROFILE
-from tests.fuzz_inputs import frame_body
+from tests.fuzz_inputs import frame_body, strict_json
 
 HANG_SECONDS = 10.0
 
@@ -55,7 +54,7 @@ def reader(stream: Any, out: Queue[Any]) -> None:
         (length,) = struct.unpack("=I", head)
         body = stream.read(length)
         try:
-            out.put(("frame", json.loads(body)))
+            out.put(("frame", strict_json(body)))
         except ValueError:
             out.put(("non-frame", body[:80]))
 

@@ -125,6 +125,8 @@ class FrameSnapshot(BaseModel):
     url: Url = ""
     title: PageText = ""
     fields: list[FormField] = Field(default_factory=list, max_length=MAX_FIELDS)
+    # The person's focus is in one of its fields (the frame they clicked in before Fill).
+    focused: bool = False
 
 
 class FieldRef(BaseModel):

@@ -2,8 +2,9 @@
 hypothesis) and `bench/fuzz.py` (the long run) send to the bridge.
 
 Payloads are built from each request model's own field names, so they reach past the envelope into
-validation, the store and the engine: wrong types, integers past 64 bits, lone surrogates, emoji,
-megabyte strings, deep nesting, and nearly valid requests.
+validation, the store and the engine: wrong types, integers past 64 bits, NaN and Infinity (Python
+writes and reads them, JSON has no such numbers), lone surrogates, emoji, megabyte strings, deep
+nesting, and nearly valid requests.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def value(rng: random.Random, depth: int = 0) -> Any:
     if roll < 0.4:
         return rng.choice([*HOSTILE_INTS, rng.randint(-10 ** 6, 10 ** 6)])
     if roll < 0.5:
-        return rng.choice([None, True, False, 1.5, float(10**300)])
+        return rng.choice([None, True, False, 1.5, float(10**300), float("nan"), float("-inf")])
     if roll < 0.75:
         return [value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
     keys = NESTED_NAMES + HOSTILE_STRINGS
@@ -86,6 +87,15 @@ def payload(rng: random.Random, kind: str) -> dict[str, Any]:
             for _ in range(rng.randint(0, 3))
         ]
     return out
+
+
+def strict_json(body: bytes) -> Any:
+    """A frame body as the browser parses it: NaN and Infinity are not JSON."""
+
+    def refuse(name: str) -> Any:
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(body, parse_constant=refuse)
 
 
 def frame_body(rng: random.Random) -> bytes:

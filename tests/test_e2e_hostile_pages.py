@@ -25,6 +25,7 @@ __all__ = ["llm_server_session"]
 pytestmark = pytest.mark.e2e
 
 DETECTOR = "hostile/relay-css/index.html"
+MODAL = "hostile/relay-css/modal.html"
 GROWING = "hostile/growing/index.html"
 STRESS = "hostile/stress/index.html"
 INJECTED = "PWNED-7731"
@@ -196,9 +197,42 @@ def test_a_page_sees_nothing_of_relay_before_the_fill_and_cannot_hide_its_marks(
         png = base64.b64encode(page.screenshot()).decode()
         assert page.evaluate(_GREEN_PIXELS, png) > 50
         assert browser.worker.evaluate(_MARKS_UNSEEN, [page.url, []]) == []
-        # A page script can still hide them: the side panel then says so.
+        # A page script can still cover or hide them: the side panel then says so.
+        page.evaluate("() => window.__coverMarks()")
+        assert browser.worker.evaluate(_MARKS_UNSEEN, [page.url, ["0"]]) == ["0"]
+        page.evaluate("() => window.__uncoverMarks()")
+        assert browser.worker.evaluate(_MARKS_UNSEEN, [page.url, []]) == []
         page.evaluate("() => window.__hideMarksByScript()")
         assert browser.worker.evaluate(_MARKS_UNSEEN, [page.url, ["0"]]) == ["0"]
+        tab_id = browser.worker.evaluate(
+            "(url) => chrome.tabs.query({}).then((tabs) => tabs.find((t) => t.url === url).id)",
+            page.url)
+        panel = browser.context.new_page()
+        try:
+            extension_id = browser.worker.url.split("/")[2]
+            panel.goto(f"chrome-extension://{extension_id}/sidepanel/panel.html?tab={tab_id}")
+            alert = panel.locator("p.alert", has_text="keeps Relay's marks out of sight")
+            alert.wait_for()
+            assert "review them with this list" in alert.inner_text()
+        finally:
+            panel.close()
+    finally:
+        page.close()
+
+
+def test_marks_over_an_application_in_a_modal_dialog_count_as_seen(
+    session: tuple[RelayBrowser, StaticServer],
+) -> None:
+    """The dialog was in the top layer before the marks: it is under them, not over them."""
+    browser, server = session
+    page = browser.open(server.url(MODAL))
+    try:
+        outcome = browser.fill(page)
+        assert outcome.report.ok, outcome.report.error
+        assert page.input_value("#email") == "ada.lovelace@example.com"
+        png = base64.b64encode(page.screenshot()).decode()
+        assert page.evaluate(_GREEN_PIXELS, png) > 50
+        assert browser.worker.evaluate(_MARKS_UNSEEN, [page.url, []]) == []
     finally:
         page.close()
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from bridge.host import HostSession
 from bridge.protocol.framing import MAX_OUTBOUND, write_frame
 from tests.conftest import SAMPLE_PROFILE
-from tests.fuzz_inputs import frame_body
+from tests.fuzz_inputs import frame_body, strict_json
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ def _check(host: HostSession, body: bytes) -> None:
         data = out.getvalue()
         (length,) = struct.unpack("=I", data[:4])
         assert length == len(data) - 4 <= MAX_OUTBOUND
-        decoded = json.loads(data[4:])
+        decoded = strict_json(data[4:])  # what the browser could not parse fails here
         if decoded.get("ok") is False:
             assert decoded["error"]["code"] != "E_INTERNAL", (body[:300], decoded)
 

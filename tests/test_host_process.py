@@ -35,6 +35,23 @@ def test_fill_plan_through_the_process() -> None:
     assert bridge.close()[0] == 0
 
 
+def test_the_log_holds_no_profile_value_even_when_debugging(relay_home: Path) -> None:
+    """The bridge's log names fields and decisions; what the profile answers never goes in it."""
+    bridge = BridgeProcess(env={"RELAY_PROFILE": str(SAMPLE_PROFILE), "RELAY_DEBUG": "1"})
+    asked = [("email", "Email"), ("tel", "Phone"), ("text", "Last name"),
+             ("text", "Street address"), ("text", "Postal code"), ("text", "LinkedIn profile")]
+    fields = [{"id": f"f{i}", "widget": "email" if kind == "email" else "text", "type": kind,
+               "label": label} for i, (kind, label) in enumerate(asked)]
+    payload = {"url": "http://127.0.0.1/", "frames": [{"fields": fields}]}
+    reply = bridge.request("fill.plan", payload)
+    values = {d["value"] for d in reply["result"]["decisions"] if d["value"]}
+    assert len(values) >= 5, reply
+    assert bridge.close()[0] == 0
+    log = (relay_home / "logs" / "bridge.log").read_text(encoding="utf-8")
+    assert "6 fields, 6 to apply" in log  # the plan itself is logged
+    assert [v for v in values if v in log] == []
+
+
 def test_missing_profile_is_a_clear_error() -> None:
     bridge = BridgeProcess(env={"RELAY_PROFILE": "/nonexistent/profile.json"})
     reply = bridge.request("fill.plan", {"frames": []})

@@ -3,15 +3,21 @@ bridge that keeps answering. Driven through the real `relay-bridge` process."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import struct
 import tracemalloc
+import types
+import typing
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from bridge.actions.registry import ACTIONS
 from bridge.rules.memo import DEFAULT_BUDGET
 from bridge.store import Store
 from tests.bridge_process import BridgeProcess
@@ -46,6 +52,17 @@ def test_numbers_and_nesting_that_break_the_parser_are_bad_json(bridge: BridgePr
         assert reply["error"]["code"] == "E_BAD_JSON", reply
 
 
+def test_nan_and_infinity_are_bad_json(bridge: BridgeProcess) -> None:
+    """Python's parser reads them; the answer would have echoed them, and the browser cannot
+    parse a frame holding one (a cost cap of Infinity came back as `"value":Infinity`)."""
+    for n, constant in enumerate((b"NaN", b"Infinity", b"-Infinity")):
+        body = (b'{"v":1,"id":"c%d","type":"settings.set","payload":'
+                b'{"key":"limits.cap_per_fill_usd","value":%s}}' % (n, constant))
+        reply = _raw(bridge, body)
+        assert reply["error"]["code"] == "E_BAD_JSON", reply
+        assert constant.lstrip(b"-").decode() in reply["error"]["message"]
+
+
 def test_integers_past_what_the_store_holds_are_bad_payloads(
     bridge: BridgeProcess, relay_home: Path
 ) -> None:
@@ -58,6 +75,75 @@ def test_integers_past_what_the_store_holds_are_bad_payloads(
     report = {"run_id": run_id, "results": [], "up_to_seq": 2**63}
     assert bridge.request("fill.applied", report, rid="applied")["error"]["code"] == "E_BAD_PAYLOAD"
     assert _runs(relay_home) == 1
+
+
+def test_row_numbers_past_what_the_store_holds_are_bad_payloads(bridge: BridgeProcess) -> None:
+    """The console's application and saved-answer numbers reach SQLite, which holds 64 bits."""
+    cases: list[tuple[str, dict[str, Any]]] = [
+        ("application.get", {"application_id": 2**63}),
+        ("application.update", {"application_id": 2**64, "notes": "x"}),
+        ("answers.update", {"answer_id": 2**63, "value": "x"}),
+        ("answers.delete", {"answer_id": 10**30}),
+    ]
+    for n, (kind, payload) in enumerate(cases):
+        reply = bridge.request(kind, payload, rid=f"row-{n}")
+        assert reply["error"]["code"] == "E_BAD_PAYLOAD", reply
+        assert next(iter(payload)) in reply["error"]["message"]
+    found = bridge.request("application.get", {"application_id": 2**63 - 1}, rid="largest")
+    assert found["error"]["code"] == "E_NOT_FOUND", found
+
+
+def test_every_integer_and_string_of_every_request_has_a_bound() -> None:
+    """No integer past 64 bits and no string of 16 MiB gets through any request model (a 14 MB
+    document in base64 is the longest a request may carry): each is refused or cut."""
+    too_long = "x" * (2**24 + 1)
+    open_ended = []
+    for kind, path, leaf in request_leaves():
+        base = typing.get_args(leaf)[0] if typing.get_origin(leaf) is Annotated else leaf
+        if (kind, path) in CHECKED_ELSEWHERE:
+            continue
+        try:
+            got = TypeAdapter(leaf).validate_python(2**63 if base is int else too_long)
+        except ValidationError:
+            continue
+        if base is str and len(got) < len(too_long):
+            continue  # cut, as page text is
+        open_ended.append(f"{kind}: {path}")
+    assert open_ended == []
+
+
+# profile.update's patch is any JSON (a merge patch); the profile it makes is validated whole.
+CHECKED_ELSEWHERE = {("profile.update", "UpdateRequest.patch[]")}
+
+
+def request_leaves() -> Iterator[tuple[str, str, Any]]:
+    """(request type, field path, the int or str type with its constraints) for every request."""
+    for kind, module_name in ACTIONS.items():
+        model = getattr(importlib.import_module(module_name), "PAYLOAD_MODEL", None)
+        if model is not None:
+            for path, leaf in _leaves(model, [], kind, set()):
+                yield kind, path, leaf
+
+
+def _leaves(ann: Any, meta: list[Any], path: str, seen: set[type]) -> Iterator[tuple[str, Any]]:
+    origin = typing.get_origin(ann)
+    if origin is Annotated:
+        base, *extra = typing.get_args(ann)
+        yield from _leaves(base, [*meta, *extra], path, seen)
+    elif isinstance(ann, type) and issubclass(ann, BaseModel):
+        if ann not in seen:
+            seen.add(ann)
+            for name, info in ann.model_fields.items():
+                yield from _leaves(info.annotation, list(info.metadata), f"{ann.__name__}.{name}",
+                                   seen)
+    elif origin in (typing.Union, types.UnionType):
+        for arg in typing.get_args(ann):  # a field's bound applies to each of its kinds
+            yield from _leaves(arg, meta, path, seen)
+    elif origin is not None:
+        for arg in typing.get_args(ann):  # a list's or dict's own bound is not its items'
+            yield from _leaves(arg, [], path + "[]", seen)
+    elif ann in (int, str):
+        yield path, Annotated[ann, *meta] if meta else ann
 
 
 def test_long_identifiers_are_refused_and_never_echoed_whole(bridge: BridgeProcess) -> None:

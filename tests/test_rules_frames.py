@@ -14,10 +14,13 @@ FIRST = {"id": "f2", "widget": "text", "name": "first_name", "label": "First nam
 EMAIL = {"id": "f3", "widget": "email", "type": "email", "name": "email", "label": "Email"}
 
 
-def _plan(frames: list[tuple[str, str, list[dict[str, str]]]]) -> dict[tuple[str, str], str]:
+def _plan(
+    frames: list[tuple[str, str, list[dict[str, str]]]], focused: str = ""
+) -> dict[tuple[str, str], str]:
     request = FillRequest.model_validate({
         "url": frames[0][1],
-        "frames": [{"frame": name, "url": url, "fields": [{**f, "frame": name} for f in fields]}
+        "frames": [{"frame": name, "url": url, "fields": [{**f, "frame": name} for f in fields],
+                    "focused": name == focused}
                    for name, url, fields in frames],
     })
     decisions = decide(request, load_profile(SAMPLE_PROFILE))
@@ -64,6 +67,43 @@ def test_the_application_embedded_from_another_site_is_filled() -> None:
         ("2", "https://forms.acme.com/extra", [FIRST]),
     ])
     assert not got[("2", "f2")].startswith("leave")
+
+
+def test_the_frame_the_person_clicked_in_is_the_application_when_no_other_is() -> None:
+    page: tuple[str, str, list[dict[str, str]]] = ("0", "https://careers.acme.com/jobs/1", [])
+    short_form = "https://forms.unknown-ats.example/apply"
+    chat = "https://widget.chat-vendor.example/frame"
+    # Nothing only an application asks anywhere: the frame the person clicked in is filled.
+    got = _plan([page, ("4", short_form, [FIRST, EMAIL]), ("5", chat, [EMAIL])], focused="4")
+    assert not got[("4", "f3")].startswith("leave"), got
+    assert got[("5", "f3")].startswith("leave: in a frame from another site (widget.chat")
+    # Unfocused, the same short form is not the application.
+    got = _plan([page, ("4", short_form, [FIRST, EMAIL])])
+    assert got[("4", "f3")].startswith("leave: in a frame from another site")
+    # The person's focus left in a chat box is no reason when the application is elsewhere:
+    # in the page itself, or in another site's frame.
+    got = _plan([("0", page[1], [RESUME, FIRST]), ("5", chat, [EMAIL])], focused="5")
+    assert got[("5", "f3")].startswith("leave: in a frame from another site")
+    got = _plan([page, ("4", short_form, [RESUME, FIRST]), ("5", chat, [EMAIL])], focused="5")
+    assert not got[("4", "f2")].startswith("leave")
+    assert got[("5", "f3")].startswith("leave: in a frame from another site")
+
+
+def test_the_page_around_an_application_embedded_from_another_site_is_not_part_of_it() -> None:
+    """A job-alerts box of the career page, in no form: its email is not the application's."""
+    alerts = {"id": "f9", "widget": "email", "type": "email", "label": "Email address",
+              "section": "Get job alerts by email"}
+    for embed in ("https://apply.unknown-ats.example/form",
+                  "https://job-boards.greenhouse.io/embed/job_app?for=acme"):
+        got = _plan([("0", "https://careers.acme.com/jobs/1", [alerts]),
+                     ("3", embed, [RESUME, FIRST, EMAIL])])
+        assert got[("0", "f9")] == (
+            f"leave: not part of the application (it is in a frame from {embed.split('/')[2]})")
+        assert not got[("3", "f3")].startswith("leave")
+    # The page's own application and a frame of another site: the page's fields are its own.
+    got = _plan([("0", "https://careers.acme.com/jobs/1", [RESUME, alerts]),
+                 ("3", "https://apply.unknown-ats.example/form", [EMAIL])])
+    assert "frame from" not in got[("0", "f9")]
 
 
 def test_the_reason_names_the_site_in_plain_words() -> None:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bridge.protocol.bounds import PageText, RowId
+
 SHORT = 500
 LONG = 20_000
+Long = Annotated[str, Field(max_length=LONG)]
 
 
 class SetBy(StrEnum):
@@ -44,7 +48,7 @@ class _Strict(BaseModel):
 class Question(_Strict):
     label: str = Field(min_length=1, max_length=SHORT)
     section: str = Field(default="", max_length=SHORT)
-    options: list[str] = Field(default_factory=list, max_length=500)
+    options: list[PageText] = Field(default_factory=list, max_length=500)
     widget: str = Field(default="", max_length=40)
     lang: str = Field(default="", max_length=20)
 
@@ -54,7 +58,7 @@ class AnswerSave(_Strict):
     field_id: str = Field(default="", max_length=64)
     question: Question
     value: str = Field(max_length=LONG)
-    values: list[str] = Field(default_factory=list, max_length=500)
+    values: list[Long] = Field(default_factory=list, max_length=500)
     self_id: bool = False
 
 
@@ -62,7 +66,7 @@ class SubmittedField(_Strict):
     field_id: str = Field(min_length=1, max_length=64)
     label: str = Field(default="", max_length=SHORT)
     section: str = Field(default="", max_length=SHORT)
-    options: list[str] = Field(default_factory=list, max_length=500)
+    options: list[PageText] = Field(default_factory=list, max_length=500)
     widget: str = Field(default="", max_length=40)
     value: str = Field(default="", max_length=LONG)
     set_by: SetBy
@@ -78,7 +82,7 @@ class ApplicationSubmitted(_Strict):
     ats: str = Field(default="", max_length=64)
     how: How
     fields: list[SubmittedField] = Field(default_factory=list, max_length=2000)
-    files: list[str] = Field(default_factory=list, max_length=50)
+    files: list[PageText] = Field(default_factory=list, max_length=50)
 
 
 class ApplicationsList(_Strict):
@@ -87,11 +91,11 @@ class ApplicationsList(_Strict):
 
 
 class ApplicationRef(_Strict):
-    application_id: int = Field(ge=1)
+    application_id: RowId
 
 
 class ApplicationUpdate(_Strict):
-    application_id: int = Field(ge=1)
+    application_id: RowId
     status: AppStatus | None = None
     notes: str | None = Field(default=None, max_length=LONG)
 
@@ -102,9 +106,9 @@ class AnswersList(_Strict):
 
 
 class AnswerUpdate(_Strict):
-    answer_id: int = Field(ge=1)
+    answer_id: RowId
     value: str = Field(max_length=LONG)
 
 
 class AnswerRef(_Strict):
-    answer_id: int = Field(ge=1)
+    answer_id: RowId

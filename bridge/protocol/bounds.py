@@ -13,6 +13,7 @@ from pydantic import BeforeValidator, Field
 
 # SQLite integers are signed 64-bit; sequence numbers stay far below that.
 MAX_SEQ = 2**31 - 1
+MAX_ROW_ID = 2**63 - 1
 MAX_FIELDS = 5000  # fields in one fill request, all frames together
 MAX_OPTIONS = 2000
 MAX_ATTRS = 64
@@ -31,6 +32,7 @@ FieldId = Annotated[str, Field(min_length=1, max_length=64)]
 FrameId = Annotated[str, Field(max_length=32)]
 Seq = Annotated[int, Field(ge=0, le=MAX_SEQ)]
 Count = Annotated[int, Field(ge=0, le=MAX_SEQ)]
+RowId = Annotated[int, Field(ge=1, le=MAX_ROW_ID)]  # a row the store numbered (an application)
 Word = Annotated[str, _clip(200)]  # names, ids, types, autocomplete tokens, patterns
 PageText = Annotated[str, _clip(2000)]  # labels, sections, help text, option texts
 PageValue = Annotated[str, _clip(20_000)]  # what a control holds now (a written cover letter)

@@ -63,6 +63,12 @@ def read_frame(stream: BinaryIO) -> bytes:
     return body
 
 
+def _not_json(name: str) -> Any:
+    # Python reads NaN and Infinity; JSON has no such numbers, and an answer echoing one would
+    # be a frame the browser cannot parse.
+    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
+
+
 def decode_body(body: bytes) -> dict[str, Any]:
     """Turn a frame body into a JSON object, with a stable code for each way it can be wrong.
 
@@ -73,7 +79,7 @@ def decode_body(body: bytes) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise RelayError(ErrorCode.BAD_ENCODING, f"frame is not valid UTF-8: {exc.reason}") from exc
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_not_json)
     except json.JSONDecodeError as exc:
         raise RelayError(ErrorCode.BAD_JSON, f"frame is not valid JSON: {exc.msg}") from exc
     except RecursionError as exc:

@@ -24,7 +24,7 @@ from bridge.rules.answers import resolve
 from bridge.rules.classify import classify, never_reason
 from bridge.rules.clusters import outside_application, site_search
 from bridge.rules.features import CHOICE_WIDGETS, TEXT_WIDGETS, FieldText, field_ids, field_text
-from bridge.rules.frames import foreign_frames
+from bridge.rules.frames import beside_embedded, foreign_frames
 from bridge.rules.model import Answer, Classified, Missing, Page, SavedLookup
 from bridge.rules.options import is_address_supplement, is_placeholder
 from bridge.rules.pagekind import APPLICATION_KEYS, is_application
@@ -119,9 +119,9 @@ def decide(
         page.job_country = _job_country(request, texts)
     page.application = is_application(urls, request.title, keys, page.adapters)
     aside = outside_application(texts) if page.application else {}
-    foreign = foreign_frames(
-        request, {f.frame for f, _ft, cls, _n in texts if cls and cls.key in APPLICATION_KEYS}
-    )
+    holding = {f.frame for f, _ft, cls, _n in texts if cls and cls.key in APPLICATION_KEYS}
+    foreign = foreign_frames(request, holding)
+    around = beside_embedded(request, holding)
     out = []
     for i, (field, ft, cls, never) in enumerate(texts):
         if not never and site_search(field, ft, cls):
@@ -132,6 +132,8 @@ def decide(
             apart += " that is not the application"
         elif i in aside and not never:
             apart = f"not part of the application ({aside[i]} on the same page)"
+        elif field.frame in around and not never:
+            apart = f"not part of the application (it is in a frame from {around[field.frame]})"
         if apart:
             d = _base(field)
             d.key = cls.key if cls else ""

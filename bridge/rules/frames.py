@@ -2,8 +2,12 @@
 
 A career page may embed its applicant-tracking system's form from the vendor's site; it may also
 carry ad, chat and analytics frames from anywhere. A frame of another site than the page is filled
-when its address is a known applicant-tracking system's (`hosts` in rules/ats/), or when it holds
-the application and the page's own site holds none. Every other frame of another site is left.
+when its address is a known applicant-tracking system's (`hosts` in rules/ats/), or when the page's
+own site holds no application and the frame holds it, or holds the person's focus (the frame they
+clicked in) while no other site's frame holds an application. Every other frame of another site is
+left, the focused one too when the application is elsewhere: a chat box the person typed in last
+is not the application. And when the application is embedded from another site, the page around
+it (a newsletter or job-alerts box, a search) is not part of it.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ def foreign_frames(request: FillRequest, application_frames: set[str]) -> dict[s
     `application_frames` are the frames holding fields that only an application asks (a resume,
     work authorization, sponsorship, …)."""
     urls = {frame.frame: frame.url for frame in request.frames}
+    focused = {frame.frame for frame in request.frames if frame.focused}
     if not set(urls) - {"0"}:
         return {}  # the page alone: no frame of another site to leave
     home = site_of(urls.get("0") or request.url)
@@ -62,11 +67,29 @@ def foreign_frames(request: FillRequest, application_frames: set[str]) -> dict[s
         if name != "0" and site_of(url) and site_of(url) != home
     }
     home_has_application = any(name not in foreign for name in application_frames)
+    embedded = set(foreign) & application_frames
     out: dict[str, str] = {}
     for name, url in foreign.items():
         if _is_ats(url):
             continue
-        if name in application_frames and not home_has_application:
+        if not home_has_application and (
+            name in embedded or (name in focused and not embedded)
+        ):
             continue  # the page embeds its application from another site
         out[name] = urlsplit(url).netloc
     return out
+
+
+def beside_embedded(request: FillRequest, application_frames: set[str]) -> dict[str, str]:
+    """Frames of the page's own site, each with the host of the application embedded beside
+    them from another site, when the page's own site holds no application: what they ask is not
+    part of it. Empty when the page itself holds the application, or none is found."""
+    urls = {frame.frame: frame.url for frame in request.frames}
+    home = site_of(urls.get("0") or request.url)
+    if not home or not application_frames:
+        return {}
+    own = {name for name, url in urls.items() if name == "0" or site_of(url) in ("", home)}
+    if application_frames & own:
+        return {}
+    embed = urlsplit(urls.get(min(application_frames), "")).netloc
+    return dict.fromkeys(own, embed) if embed else {}

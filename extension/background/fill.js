@@ -264,7 +264,7 @@ export function createFill(port, deliveries, guard, stream) {
         return { frameId: f.frameId, reply: null, error: message, code };
       }
     }));
-    /** @type {{frame: string, url: string, title: string, fields: Record<string, any>[]}[]} */
+    /** @type {{frame: string, url: string, title: string, fields: Record<string, any>[], focused?: boolean}[]} */
     const snapshots = [];
     /** @type {FillOutcome["frames"]} */
     const summary = [];
@@ -285,7 +285,10 @@ export function createFill(port, deliveries, guard, stream) {
       summary.push({ frame, url: String(reply.url ?? ""), fields: fields.length });
       // Frames without fields add nothing to the plan (ads, trackers, empty about:blank).
       if (fields.length || frameId === 0) {
-        snapshots.push({ frame, url: String(reply.url ?? ""), title: String(reply.title ?? ""), fields });
+        // Another site's frame read because the person's focus is in it (inject.js): a reason
+        // for the bridge to take it for the application.
+        const focused = frames.find((f) => f.frameId === frameId)?.focused === true;
+        snapshots.push({ frame, url: String(reply.url ?? ""), title: String(reply.title ?? ""), fields, ...(focused ? { focused } : {}) });
       }
     }
     hideFieldsOfHiddenFrames(frames, answers, snapshots);

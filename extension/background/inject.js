@@ -2,9 +2,11 @@
 // declares no content script and no web-accessible resource; the content script's files go into
 // a frame through `chrome.scripting` the first time a Fill (or what follows one: the review, the submit guard, a later round) talks to it.
 // Only frames that can hold the application get it: the page's own site, a known applicant-
-// tracking system's address, and, when the page's own site shows no application, the frames
-// of other sites (one of them is the embedded application; the bridge keeps the others out,
-// bridge/rules/frames.py). Ad, chat and analytics frames beside an application never see Relay.
+// tracking system's address, and, when the page's own site shows no application, the frames of
+// other sites that do show one or that hold the person's focus (the frame they clicked in),
+// asked without Relay's content script (frame_probe.js); the bridge has the last word on which
+// of those is the application (bridge/rules/frames.py). Ad, chat and analytics frames never see
+// Relay's content script.
 //
 // `relay.sites` (chrome.storage.local) lists the origins the person has pressed Fill on: what
 // runs without a click there ("fill new fields as they appear") runs only on those; the
@@ -13,6 +15,7 @@
 import { CONTENT_FILES } from "../content/files.js";
 import { ATS_HOSTS } from "../shared/ats_hosts.js";
 import { FILLED_SITES_KEY } from "../shared/settings.js";
+import { frameProbe } from "./frame_probe.js";
 import { RelayError } from "./native-port.js";
 
 const SITES_KEY = FILLED_SITES_KEY;
@@ -87,17 +90,8 @@ export const isAtsAddress = (url) => ATS.some((h) => h.test(url));
  * @returns {{near: F[], far: F[]}}
  */
 export function splitFrames(frames) {
-  const byId = new Map(frames.map((f) => [f.frameId, f]));
-  /** @param {F|undefined} f @returns {string} */
-  const site = (f) => {
-    for (let hops = 0; f && hops < 64; hops += 1) {
-      const own = siteOf(f.url);
-      if (own || f.parentFrameId < 0) return own;
-      f = byId.get(f.parentFrameId);
-    }
-    return "";
-  };
-  const home = site(byId.get(0));
+  const site = sitesOf(frames);
+  const home = site(frames.find((f) => f.frameId === 0));
   /** @type {F[]} */
   const near = [];
   /** @type {F[]} */
@@ -110,19 +104,82 @@ export function splitFrames(frames) {
 }
 
 /**
- * The frames a Fill reads: `splitFrames`' near ones, and the far ones too when no near frame
- * shows an application (the page embeds it from a site Relay does not know).
+ * The site of each frame, a document without one of its own taking its parent's.
+ * @template {{frameId: number, parentFrameId: number, url: string}} F
+ * @param {F[]} frames @returns {(f: F|undefined) => string}
+ */
+function sitesOf(frames) {
+  const byId = new Map(frames.map((f) => [f.frameId, f]));
+  return (f) => {
+    for (let hops = 0; f && hops < 64; hops += 1) {
+      const own = siteOf(f.url);
+      if (own || f.parentFrameId < 0) return own;
+      f = byId.get(f.parentFrameId);
+    }
+    return "";
+  };
+}
+
+/**
+ * The origin of each frame of another site than the page (known applicant-tracking systems'
+ * too), by frame id: what the review shows beside the fields filled there.
+ * @param {{frameId: number, parentFrameId: number, url: string}[]} frames
+ * @returns {Map<string, string>}
+ */
+export function foreignOrigins(frames) {
+  const site = sitesOf(frames);
+  const home = site(frames.find((f) => f.frameId === 0));
+  /** @type {Map<string, string>} */
+  const out = new Map();
+  for (const f of frames) {
+    const own = site(f);
+    if (f.frameId === 0 || !home || !own || own === home) continue;
+    const origin = originOf(f.url) || originOf(frames.find((p) => p.frameId === f.parentFrameId)?.url ?? "");
+    if (origin) out.set(String(f.frameId), origin);
+  }
+  return out;
+}
+
+/**
+ * The frames a Fill reads: `splitFrames`' near ones and, when no near frame shows an application
+ * (the page embeds it from a site Relay does not know), the far ones that show one or hold the
+ * person's focus, those marked `focused`.
  * @template {{frameId: number, parentFrameId: number, url: string}} F
  * @param {number} tabId @param {F[]} frames
  * @param {(tabId: number, frameId: number, message: Record<string, unknown>, timeoutMs: number) => Promise<any>} send
- * @returns {Promise<F[]>}
+ * @returns {Promise<(F & {focused?: true})[]>}
  */
 export async function applicationFrames(tabId, frames, send) {
   const { near, far } = splitFrames(frames);
   if (!far.length) return near;
   const shows = await Promise.all(near.map((f) => send(tabId, f.frameId, { relay: "arrival" }, PROBE_TIMEOUT_MS)
     .then((state) => state?.application === true, () => false)));
-  return shows.some(Boolean) ? near : frames;
+  if (shows.some(Boolean)) return near;
+  const probes = await Promise.all(far.map((f) => probe(tabId, f.frameId)));
+  const wanted = far.flatMap((f, i) => {
+    const { application, focused } = probes[i];
+    return focused ? [{ ...f, focused: /** @type {const} */ (true) }] : application ? [f] : [];
+  });
+  return [...near, ...wanted];
+}
+
+/**
+ * `frameProbe` in one frame, within PROBE_TIMEOUT_MS; a frame that cannot be asked shows nothing.
+ * @param {number} tabId @param {number} frameId
+ * @returns {Promise<{application: boolean, focused: boolean}>}
+ */
+async function probe(tabId, frameId) {
+  const nothing = { application: false, focused: false };
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(() => resolve(nothing), PROBE_TIMEOUT_MS); });
+  const asked = chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, func: frameProbe })
+    .then(([r]) => ({ ...nothing, ...(/** @type {object} */ (r?.result ?? {})) }), () => nothing);
+  try {
+    return /** @type {{application: boolean, focused: boolean}} */ (await Promise.race([asked, late]));
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The origins the person has pressed Fill on. @returns {Promise<string[]>} */

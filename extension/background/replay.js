@@ -177,7 +177,7 @@ export function createReplay(port, deliveries, guard, options = {}) {
     items.sort((a, b) => a.seq - b.seq); // plan order: answers can depend on earlier ones
     const decisions = items.map((ev) => ev.decision);
     const runId = items[0]?.run_id ?? "";
-    const held = await guard.arm(tabId, (await listFrames(tabId)).map((f) => f.frameId), runId);
+    const held = await guard.arm(tabId, [frameId], runId);
     /** @type {any} */
     let reply = null;
     /** @type {import("./submit-guard.js").BlockedAttempt[]} */

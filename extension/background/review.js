@@ -5,6 +5,7 @@
 // edit in place, fill again, save this answer, undo all, hide marks) run here.
 
 import { listFrames, sendToFrame } from "./frames.js";
+import { foreignOrigins } from "./inject.js";
 import { asRelayError } from "./native-port.js";
 import { countDecisions } from "../shared/counts.js";
 
@@ -34,6 +35,7 @@ const PANEL_PAGE = "sidepanel/panel.html";
  * @property {string} state          "", accepted, edited, undone
  * @property {boolean} saved         the person saved it as an answer
  * @property {string} note           the outcome of the latest action on it
+ * @property {string} [frame_origin]  the origin of the other site's frame it is in
  */
 /**
  * @typedef {object} Review
@@ -101,6 +103,7 @@ export function createReview(port, fill) {
    */
   async function publish(tabId, model) {
     const tab = await chrome.tabs.get(tabId).catch(() => null);
+    const origins = foreignOrigins(await listFrames(tabId));
     const review = await update(tabId, (old) => {
       const samePage = old.url && tab?.url && pageOf(old.url) === pageOf(tab.url);
       const earlier = new Map((samePage ? old.rows : []).map((r) => [rowKey(r), r]));
@@ -108,6 +111,8 @@ export function createReview(port, fill) {
       const rows = [];
       for (const raw of model.rows ?? []) {
         const row = toRow(raw);
+        const origin = origins.get(row.frame);
+        if (origin) row.frame_origin = origin;
         const before = earlier.get(rowKey(row));
         earlier.delete(rowKey(row));
         rows.push(before && row.status === "keep" && before.source ? { ...before, value: row.value || before.value } : row);

@@ -147,7 +147,7 @@ export function createStream(port, deliveries, guard, options = {}) {
     /** @type {import("./submit-guard.js").BlockedAttempt[]} */
     const blocked = [];
     if (perFrame.size) {
-      const held = await guard.arm(tabId, (await listFrames(tabId)).map((f) => f.frameId), runId);
+      const held = await guard.arm(tabId, [...perFrame.keys()].map(Number), runId);
       try {
         await Promise.all([...perFrame].map(async ([frame, events]) => {
           events.sort((a, b) => a.seq - b.seq);

@@ -4,13 +4,17 @@
 // after the apply ends in each frame on its own and reports with a `guard-settled` message, sent
 // on to the bridge (`fill.blocked`) and the review panel.
 //
+// Frames Relay does not read (another site's chat or ad frame) hold no content script; they get
+// the guard all the same (unread_frame_guard.js): Relay's writes elsewhere reach them too.
+//
 // The page-world half cannot be installed everywhere (the browser refuses scripting on some
 // frames): the apply goes on then, since the isolated-world half still cancels every submit
 // event and navigation, and the outcome carries a warning.
 
-import { sendToFrame } from "./frames.js";
+import { listFrames, sendToFrame } from "./frames.js";
 import { mainWorldGuard } from "./main-world-guard.js";
 import { asRelayError } from "./native-port.js";
+import { releaseUnreadFrameGuard, unreadFrameGuard } from "./unread_frame_guard.js";
 
 const ARM_TIMEOUT_MS = 5_000;
 const HOLD_MS = 150_000; // the page-world half puts everything back by then, whatever happens
@@ -48,14 +52,18 @@ export function createSubmitGuard(port) {
   const runs = new Map();
 
   /**
-   * Arm every given frame of the tab; resolves once all are armed (or failed).
-   * @param {number} tabId @param {number[]} frameIds @param {string} runId
+   * Arm every frame of the tab; resolves once all are armed (or failed).
+   * @param {number} tabId @param {number[]} frameIds  the frames Relay reads (their content
+   *   script holds the guard); the tab's other frames get unread_frame_guard.js
+   * @param {string} runId
    * @returns {Promise<{warnings: string[], release: () => Promise<BlockedAttempt[]>}>}
    */
   async function arm(tabId, frameIds, runId) {
     const watch = watchOf(runId, tabId);
     /** @type {string[]} */
     const warnings = [];
+    const others = (await listFrames(tabId)).map((f) => f.frameId).filter((f) => !frameIds.includes(f));
+    const outer = armUnread(tabId, others, runId);
     const armed = (await Promise.all([...new Set(frameIds)].map(async (frameId) => {
       try {
         const { channel } = await sendToFrame(tabId, frameId, { relay: "guard", op: "arm", run_id: runId }, ARM_TIMEOUT_MS);
@@ -69,10 +77,21 @@ export function createSubmitGuard(port) {
         return null;
       }
     }))).filter((f) => f !== null);
+    const guarded = await outer;
 
     async function release() {
       /** @type {BlockedAttempt[]} */
       const blocked = [];
+      await Promise.all(guarded.map(async (frameId) => {
+        try {
+          const [done] = await chrome.scripting.executeScript({
+            target: { tabId, frameIds: [frameId] }, func: releaseUnreadFrameGuard, args: [runId],
+          });
+          blocked.push(...stamp(done?.result, frameId).map(({ run_id: _, ...a }) => a));
+        } catch {
+          // The frame is gone, and its guard with it.
+        }
+      }));
       await Promise.all(armed.map(async (frameId) => {
         try {
           const reply = await sendToFrame(tabId, frameId, { relay: "guard", op: "release", run_id: runId }, ARM_TIMEOUT_MS);
@@ -89,6 +108,30 @@ export function createSubmitGuard(port) {
       return kept;
     }
     return { warnings, release };
+  }
+
+  /**
+   * The guard in frames without Relay's content script; the frames it holds. Frames that refuse
+   * it go without a word: Relay writes nothing there, and the browser's own pages send nothing.
+   * @param {number} tabId @param {number[]} frameIds @param {string} runId
+   * @returns {Promise<number[]>}
+   */
+  async function armUnread(tabId, frameIds, runId) {
+    const held = await Promise.all([...new Set(frameIds)].map(async (frameId) => {
+      try {
+        const [armed] = await chrome.scripting.executeScript({
+          target: { tabId, frameIds: [frameId] }, injectImmediately: true,
+          func: unreadFrameGuard, args: [runId, HOLD_MS],
+        });
+        const channel = String(/** @type {{channel?: string}} */ (armed?.result ?? {}).channel ?? "");
+        if (!channel) return null;
+        await installInPage(tabId, frameId, channel);
+        return frameId;
+      } catch {
+        return null; // a frame the browser lets no extension script (its own pages, a PDF viewer)
+      }
+    }));
+    return held.filter((f) => f !== null);
   }
 
   /**

@@ -26,6 +26,7 @@ const { RELAY_UI_ATTR } = relayContent.snapshot;
 const COLORS = { filled: "#15803d", review: "#b45309", left: "#4b5563", edited: "#1d4ed8", asking: "#6d28d9" };
 const SYMBOLS = { filled: "✓", review: "?", left: "–", edited: "✎", asking: "…" };
 const BADGE = 18;
+const MAX_SEEN_PROBES = 5; // rings looked at each half second to tell the marks are not covered
 const GAP = 5; // from the field's edge: clear of the ring
 const ACTIONS = /** @type {const} */ ([
   ["accept", "Accept"], ["undo", "Undo"], ["edit", "Edit"], ["refill", "Fill again"],
@@ -132,6 +133,7 @@ function showMarks(items) {
     root.append(style, layer);
   }
   (document.documentElement ?? document.body).append(host);
+  const under = new Set(topLayer()); // drawn below the marks, which open after them
   try {
     host.showPopover();
   } catch {
@@ -181,7 +183,7 @@ function showMarks(items) {
   });
   let seen = true;
   const look = () => {
-    const now = marksSeen(host);
+    const now = marksSeen(host, shown.marks, under);
     if (now !== seen) onSeen((seen = now));
   };
   // Layout can move without scrolling (validation messages appearing, sections expanding).
@@ -199,16 +201,54 @@ function showMarks(items) {
   };
   position();
   if (merged.length) {
-    seen = marksSeen(host);
+    seen = marksSeen(host, shown.marks, under);
     onSeen(seen);
   }
 }
 
-/** Whether the overlay is drawn at all: shown, not transparent, not of size 0. @param {HTMLElement} host */
-function marksSeen(host) {
+/**
+ * Whether the person can see the marks: the overlay drawn at all (shown, not transparent, not of
+ * size 0), and not under something the page opened in the top layer after it (a page-sized modal
+ * dialog or popover is drawn over Relay's): seen while the middle of one ring on screen is clear
+ * of them. What was in the top layer before the marks (`under`: an application in a modal
+ * dialog) is below them, until it closes; opened again, it is above.
+ * @param {HTMLElement} host @param {Mark[]} marks @param {Set<Element>} under
+ */
+function marksSeen(host, marks, under) {
   const r = host.getBoundingClientRect();
-  return r.width > 0 && r.height > 0
+  const drawn = r.width > 0 && r.height > 0
     && host.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true });
+  if (!drawn) return false;
+  const open = topLayer();
+  for (const el of under) if (!open.includes(el)) under.delete(el);
+  const over = open.filter((el) => el !== host && !under.has(el)
+    && el.checkVisibility({ opacityProperty: true, visibilityProperty: true }))
+    .map((el) => el.getBoundingClientRect());
+  if (!over.length) return true;
+  const middles = [];
+  for (const { ring } of marks) {
+    if (middles.length >= MAX_SEEN_PROBES || ring.classList.contains("hidden")) continue;
+    const b = ring.getBoundingClientRect();
+    if (b.width > 0 && b.bottom > 0 && b.right > 0 && b.top < innerHeight && b.left < innerWidth) {
+      middles.push([b.left + b.width / 2, b.top + b.height / 2]);
+    }
+  }
+  const inside = (/** @type {DOMRect} */ o, /** @type {number[]} */ [x, y]) => x >= o.left && x <= o.right && y >= o.top && y <= o.bottom;
+  return !middles.length || middles.some((m) => !over.some((o) => inside(o, m)));
+}
+
+/** The elements of this document in the top layer now. @returns {Element[]} */
+function topLayer() {
+  /** @type {Element[]} */
+  const out = [];
+  for (const selector of [":popover-open", ":modal", ":fullscreen"]) {
+    try {
+      out.push(...document.querySelectorAll(selector));
+    } catch {
+      // a browser without this selector has nothing of that kind in its top layer
+    }
+  }
+  return out;
 }
 
 /** Remove every mark in this frame. */

@@ -198,6 +198,8 @@ function rowItem(row, where) {
   if (row.state === "accepted") facts.append(" · accepted");
   if (row.saved) facts.append(" · saved");
   li.append(facts);
+  // Filled in another site's frame (an embedded application): the person sees whose it is.
+  if (row.frame_origin) li.append(el("p", "where", `In a frame from ${row.frame_origin}`));
   if (row.needs) li.append(el("p", "need", row.needs));
   if (row.why) li.append(el("p", "why", row.why));
   if (row.note) li.append(el("p", "note", row.note));

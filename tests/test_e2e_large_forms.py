@@ -1,0 +1,69 @@
+"""A 2,000-field form in the browser (issue 13's suite): the Fill completes, fills what the
+profile answers (a field 50 shadow roots deep among them), invents nothing for the 2,000
+questions it has no answer to, and submits nothing. How long it takes is bench/hostile_pages.py's
+(printed, never asserted); that it ends at all is the bound here.
+
+One Chromium with the real extension and bridge, rules only. Page: tests/fixtures/hostile/stress/
+with 2,000 extra questions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from bridge.driver.session import RelayBrowser, relay_browser
+from bridge.driver.static_server import StaticServer
+from tests.conftest import FIXTURES, SAMPLE_PROFILE
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
+
+EXTRA = 2000
+# Every control's value as the browser holds it (the page's own value getter throws).
+_VALUES = """() => {
+    const get = (proto) => Object.getOwnPropertyDescriptor(proto, "value").get;
+    const out = {};
+    for (const el of document.querySelectorAll("input, textarea, select")) {
+        const proto = el instanceof HTMLSelectElement ? HTMLSelectElement.prototype
+            : el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
+            : HTMLInputElement.prototype;
+        out[el.id] = get(proto).call(el);
+    }
+    out.city = window.__deepCity();
+    return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory: pytest.TempPathFactory,
+            chromium: str) -> Iterator[tuple[RelayBrowser, StaticServer]]:
+    del chromium
+    home = tmp_path_factory.mktemp("relay-home-large-forms")
+    with StaticServer(FIXTURES) as server, relay_browser(SAMPLE_PROFILE, home=home) as browser:
+        yield browser, server
+
+
+def test_a_2000_field_form_fills_what_the_profile_answers_and_invents_nothing(
+    session: tuple[RelayBrowser, StaticServer],
+) -> None:
+    browser, server = session
+    page = browser.open(server.url("hostile/stress/index.html") + f"?extra={EXTRA}")
+    try:
+        outcome = browser.fill(page)
+        assert outcome.report.ok, outcome.report.error
+        values = page.evaluate(_VALUES)
+        assert values["first"] == "Ada" and values["last"] == "Lovelace"
+        assert values["email"] == "ada.lovelace@example.com"
+        assert values["city"] == "San Francisco"  # 50 shadow roots deep
+        extra = {k: v for k, v in values.items() if re.fullmatch(r"q\d+", k)}
+        assert len(extra) == EXTRA
+        assert [k for k, v in extra.items() if v] == []  # no answer in the profile: left blank
+        # Every field was read, or the Fill says how many it left unread (a snapshot out of
+        # time on a loaded machine stops there; those are never filled).
+        unread = [w for w in outcome.raw.get("warnings", []) if "left unread" in w]
+        assert len(outcome.report.fields) > EXTRA or unread, outcome.raw.get("warnings")
+        assert outcome.report.page_submits == 0 and outcome.report.navigations == 0
+    finally:
+        page.close()
