@@ -28,12 +28,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bundle_sizes import breakdown, report  # noqa: E402  (packaging/, this script's folder)
+from check_build import BuildCheckFailed, check_model_path  # noqa: E402
+
 from bridge.identity import BRIDGE_VERSION, HOST_DESCRIPTION  # noqa: E402
 from bridge.install import manifest  # noqa: E402
 from bridge.install.browsers import BROWSERS  # noqa: E402
 from bridge.install.program import INSTALLED_BY  # noqa: E402
 from bridge.install.targets import MANIFEST_FILENAME  # noqa: E402
-from bundle_sizes import breakdown, report  # noqa: E402  (packaging/, this script's folder)
 
 DIST = REPO / "dist"
 # What goes into the build: a change to any of these makes a new one.
@@ -146,6 +148,15 @@ def deb(program: Path, scratch: Path) -> Path:
     return target
 
 
+def check(program: Path) -> None:
+    """Stop the build unless the program's model-backed Fill works (packaging/check_build.py)."""
+    try:
+        check_model_path(program / "relay")
+    except BuildCheckFailed as exc:
+        sys.exit(f"bundle: the build is broken, the model path does not work: {exc}")
+    print("bundle: checked: the program reaches a model and reports its errors")
+
+
 def cpu_seconds() -> float:
     """User and system CPU time of this script and the programs it ran (PyInstaller, dpkg-deb):
     what a build costs, whatever else shares the machine."""
@@ -166,12 +177,14 @@ def main() -> int:
     reused = cached.is_dir()
     if reused:
         print(f"bundle: unchanged sources, reusing {cached}")
+        check(cached)
     else:
         work = args.cache / "pyinstaller"
         out = args.cache / f"out-{key}"
         shutil.rmtree(out, ignore_errors=True)
         pyinstaller(work, out)
         assemble(out / "relay")
+        check(out / "relay")  # a build that fails is not kept
         for old in args.cache.glob("program-*"):
             shutil.rmtree(old, ignore_errors=True)  # one finished build is enough to keep
         (out / "relay").rename(cached)

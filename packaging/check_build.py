@@ -1,0 +1,146 @@
+"""The built program's model path, checked before a build is kept (build.py).
+
+litellm imports many of its modules by name and imports others at its top level; a module the
+build leaves out does not fail the build, it makes every model-backed Fill answer "litellm not
+installed" (or a call fail with an import error) on the person's machine. So the new program is
+started as a browser starts it, with a model served on 127.0.0.1, and asked to plan a question
+only a model can answer: once answered, once refused (HTTP 401), once failing (HTTP 500). Any
+import error, in a reply or in the bridge's log, fails the build and names the module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+PROFILE = REPO / "demo" / "profile" / "sample.json"
+ORIGIN = "chrome-extension://oohbnckbgppopfjgnninihfpgibipmeo/"
+QUESTION = {"id": "f1", "widget": "text", "name": "broker",
+            "label": "Which message broker have you run in production?"}
+CONFIG = """profile = {profile}
+api_base = "{base}"
+[models]
+fast = "openai/fast-model"
+general = "openai/general-model"
+heavy = ""
+[prices."openai/fast-model"]
+input_per_mtok = 0.1
+output_per_mtok = 0.2
+[prices."openai/general-model"]
+input_per_mtok = 0.4
+output_per_mtok = 1.75
+"""
+IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError", "No module named", "litellm not installed")
+# (HTTP status the model answers with, what the plan's model status must then contain)
+CASES = ((200, "llm: "), (401, "authentication failed"), (500, "HTTP 500"))
+
+
+class BuildCheckFailed(Exception):
+    pass
+
+
+class _Model(BaseHTTPRequestHandler):
+    """Chat completions that skip every question asked, or fail with the server's status."""
+
+    protocol_version = "HTTP/1.1"
+    status = 200
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if self.status != 200:
+            self._send(self.status, {"error": {"message": "scripted", "type": "server_error"}})
+            return
+        schema = body.get("response_format", {}).get("json_schema", {}).get("schema", {})
+        asked = schema.get("properties", {}).get("fields", {}).get("properties", {})
+        text = json.dumps({"fields": {qid: {"skip": "not in the facts"} for qid in asked}})
+        self._send(200, {
+            "id": "chatcmpl-check", "object": "chat.completion", "created": 1_700_000_000,
+            "model": body.get("model", "check"),
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": text}}],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}})
+
+    def _send(self, status: int, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        del format, args  # the build's output stays readable
+
+
+def _request(proc: subprocess.Popen[bytes], kind: str, payload: dict[str, Any]) -> Any:
+    """One native-messaging request and its whole reply (chunked replies put together)."""
+    assert proc.stdin is not None and proc.stdout is not None
+    body = json.dumps({"v": 1, "id": kind, "type": kind, "payload": payload}).encode()
+    proc.stdin.write(struct.pack("=I", len(body)) + body)
+    proc.stdin.flush()
+    pieces: list[dict[str, Any]] = []
+    while True:
+        head = proc.stdout.read(4)
+        if len(head) < 4:
+            raise BuildCheckFailed(f"the program closed its output during {kind}")
+        reply: dict[str, Any] = json.loads(proc.stdout.read(struct.unpack("=I", head)[0]))
+        if "chunk" not in reply:
+            return reply
+        pieces.append(reply)
+        if len(pieces) == reply["chunk"]["count"]:
+            return json.loads("".join(piece["chunk"]["data"] for piece in pieces))
+
+
+def _plan_status(program: Path, home: Path) -> str:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RELAY_", "LITELLM_"))}
+    env["RELAY_HOME"] = str(home)
+    proc = subprocess.Popen([str(program), ORIGIN], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        if not _request(proc, "hello", {"protocol": "1.0"}).get("ok"):
+            raise BuildCheckFailed("the program did not answer hello")
+        reply = _request(proc, "fill.plan", {
+            "url": "https://jobs.example.com/apply", "frames": [{"fields": [QUESTION]}],
+            "job_text": "Senior Backend Engineer: Python, Kafka and PostgreSQL. " * 8})
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    if not reply.get("ok"):
+        raise BuildCheckFailed(f"fill.plan failed: {reply}")
+    return str(reply["result"]["llm_status"])
+
+
+def check_model_path(program: Path) -> None:
+    """Raise BuildCheckFailed unless `program` reaches the model, and reports its errors, with
+    every module litellm needs."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Model)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    try:
+        with tempfile.TemporaryDirectory(prefix="relay-build-check-") as scratch:
+            for status, expected in CASES:
+                home = Path(scratch) / str(status)  # a data folder each: nothing remembered
+                home.mkdir()
+                (home / "config.toml").write_text(
+                    CONFIG.format(profile=json.dumps(str(PROFILE)), base=base), encoding="utf-8")
+                _Model.status = status
+                said = _plan_status(program, home)
+                log_file = home / "logs" / "bridge.log"
+                log = log_file.read_text(encoding="utf-8") if log_file.is_file() else ""
+                problems = [line for line in [said, *log.splitlines()]
+                            if any(mark in line for mark in IMPORT_ERRORS)]
+                if problems or expected not in said:
+                    raise BuildCheckFailed(
+                        f"with the model answering HTTP {status}, the built program said "
+                        f"{said!r}, not {expected!r}" + "".join(f"\n  {p}" for p in problems))
+    finally:
+        server.shutdown()
