@@ -4,14 +4,16 @@ litellm imports many of its modules by name and imports others at its top level;
 build leaves out does not fail the build, it makes every model-backed Fill answer "litellm not
 installed" (or a call fail with an import error) on the person's machine. So the new program is
 started as a browser starts it, with a model served on 127.0.0.1, and asked to plan a question
-only a model can answer: once answered, once refused (HTTP 401), once failing (HTTP 500). Any
-import error, in a reply or in the bridge's log, fails the build and names the module.
+only a model can answer: once answered, then with the model refusing (HTTP 401, 404), failing
+(HTTP 500) and unreachable. Any import error, in a reply or in the bridge's log, fails the build
+and names the module.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import socket
 import struct
 import subprocess
 import tempfile
@@ -39,8 +41,10 @@ input_per_mtok = 0.4
 output_per_mtok = 1.75
 """
 IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError", "No module named", "litellm not installed")
-# (HTTP status the model answers with, what the plan's model status must then contain)
-CASES = ((200, "llm: "), (401, "authentication failed"), (500, "HTTP 500"))
+# (HTTP status the model answers with, what the plan's model status must then contain); None:
+# nothing listens at the model's address.
+CASES = ((200, "llm: "), (401, "authentication failed"), (404, "request refused"),
+         (500, "HTTP 500"), (None, "connection failed"))
 
 
 class BuildCheckFailed(Exception):
@@ -124,23 +128,31 @@ def check_model_path(program: Path) -> None:
     every module litellm needs."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Model)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    try:
-        with tempfile.TemporaryDirectory(prefix="relay-build-check-") as scratch:
-            for status, expected in CASES:
-                home = Path(scratch) / str(status)  # a data folder each: nothing remembered
-                home.mkdir()
-                (home / "config.toml").write_text(
-                    CONFIG.format(profile=json.dumps(str(PROFILE)), base=base), encoding="utf-8")
-                _Model.status = status
-                said = _plan_status(program, home)
-                log_file = home / "logs" / "bridge.log"
-                log = log_file.read_text(encoding="utf-8") if log_file.is_file() else ""
-                problems = [line for line in [said, *log.splitlines()]
-                            if any(mark in line for mark in IMPORT_ERRORS)]
-                if problems or expected not in said:
-                    raise BuildCheckFailed(
-                        f"with the model answering HTTP {status}, the built program said "
-                        f"{said!r}, not {expected!r}" + "".join(f"\n  {p}" for p in problems))
-    finally:
-        server.shutdown()
+    with socket.socket() as closed:  # bound, never listening: connections are refused
+        closed.bind(("127.0.0.1", 0))
+        nowhere = f"http://127.0.0.1:{closed.getsockname()[1]}/v1"
+        try:
+            _run_cases(program, f"http://127.0.0.1:{server.server_address[1]}/v1", nowhere)
+        finally:
+            server.shutdown()
+
+
+def _run_cases(program: Path, base: str, nowhere: str) -> None:
+    with tempfile.TemporaryDirectory(prefix="relay-build-check-") as scratch:
+        for status, expected in CASES:
+            home = Path(scratch) / str(status)  # a data folder each: nothing remembered
+            home.mkdir()
+            (home / "config.toml").write_text(CONFIG.format(
+                profile=json.dumps(str(PROFILE)), base=base if status else nowhere),
+                encoding="utf-8")
+            _Model.status = status or 200
+            said = _plan_status(program, home)
+            log_file = home / "logs" / "bridge.log"
+            log = log_file.read_text(encoding="utf-8") if log_file.is_file() else ""
+            problems = [line for line in [said, *log.splitlines()]
+                        if any(mark in line for mark in IMPORT_ERRORS)]
+            if problems or expected not in said:
+                model = f"answering HTTP {status}" if status else "unreachable"
+                raise BuildCheckFailed(
+                    f"with the model {model}, the built program said {said!r}, not "
+                    f"{expected!r}" + "".join(f"\n  {p}" for p in problems))

@@ -215,8 +215,7 @@ def test_demo_fills_through_the_bundled_host(desktop: Desktop, tmp_path: Path,
     assert "bridge started from the desktop build" in log and "planned" in log
 
 
-def _model_backed_plan(desktop: Desktop, llm_server: LlmServer, home: Path,
-                       model: str) -> dict[str, Any]:
+def _model_backed_plan(desktop: Desktop, llm_server: LlmServer, home: Path, model: str) -> None:
     """A Fill's plan from the bundled host with `model` as every tier, the question only the
     model can answer; fails with the bridge's own words when litellm cannot be imported."""
     from tests.bridge_process import BridgeProcess
@@ -251,7 +250,6 @@ def _model_backed_plan(desktop: Desktop, llm_server: LlmServer, home: Path,
     decisions = {d["field_id"]: d for d in plan["decisions"]}
     assert decisions["f1"]["value"] == "ada.lovelace@example.com"
     assert decisions["f2"]["value"] == "Kafka" and decisions["f2"]["source"] == "llm", decisions
-    return plan
 
 
 def test_a_model_backed_fill_through_the_bundled_host(desktop: Desktop, llm_server: LlmServer,
