@@ -5,8 +5,8 @@ build leaves out does not fail the build, it makes every model-backed Fill answe
 installed" (or a call fail with an import error) on the person's machine. So the new program is
 started as a browser starts it, with a model served on 127.0.0.1, and asked to plan a question
 only a model can answer: once answered, then with the model refusing (HTTP 401, 404), failing
-(HTTP 500) and unreachable. Any import error, in a reply or in the bridge's log, fails the build
-and names the module.
+(HTTP 500) and unreachable, and once through litellm's OpenRouter provider. Any import error, in a
+reply or in the bridge's log, fails the build and names the module.
 """
 
 from __future__ import annotations
@@ -28,23 +28,23 @@ ORIGIN = "chrome-extension://oohbnckbgppopfjgnninihfpgibipmeo/"
 QUESTION = {"id": "f1", "widget": "text", "name": "broker",
             "label": "Which message broker have you run in production?"}
 CONFIG = """profile = {profile}
-api_base = "{base}"
-[models]
-fast = "openai/fast-model"
-general = "openai/general-model"
+{api_base}[models]
+fast = "{model}"
+general = "{model}"
 heavy = ""
-[prices."openai/fast-model"]
+[prices."{model}"]
 input_per_mtok = 0.1
 output_per_mtok = 0.2
-[prices."openai/general-model"]
-input_per_mtok = 0.4
-output_per_mtok = 1.75
 """
 IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError", "No module named", "litellm not installed")
-# (HTTP status the model answers with, what the plan's model status must then contain); None:
-# nothing listens at the model's address.
-CASES = ((200, "llm: "), (401, "authentication failed"), (404, "request refused"),
-         (500, "HTTP 500"), (None, "connection failed"))
+# (HTTP status the model answers with, what the plan's model status must then contain, the
+# model); None: nothing listens at the model's address. An "openai/" model goes to the settings'
+# api_base, as every local or gateway model does; OpenRouter's goes through litellm's own
+# provider, pointed at the local server by litellm's OPENROUTER_API_BASE.
+CASES = ((200, "llm: ", "openai/fast-model"), (401, "authentication failed", "openai/fast-model"),
+         (404, "request refused", "openai/fast-model"), (500, "HTTP 500", "openai/fast-model"),
+         (None, "connection failed", "openai/fast-model"),
+         (200, "llm: ", "openrouter/deepseek/deepseek-chat"))
 
 
 class BuildCheckFailed(Exception):
@@ -103,9 +103,10 @@ def _request(proc: subprocess.Popen[bytes], kind: str, payload: dict[str, Any]) 
             return json.loads("".join(piece["chunk"]["data"] for piece in pieces))
 
 
-def _plan_status(program: Path, home: Path) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("RELAY_", "LITELLM_"))}
-    env["RELAY_HOME"] = str(home)
+def _plan_status(program: Path, home: Path, extra_env: dict[str, str]) -> str:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("RELAY_", "LITELLM_", "OPENROUTER_"))}
+    env.update(extra_env, RELAY_HOME=str(home))
     proc = subprocess.Popen([str(program), ORIGIN], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
@@ -139,20 +140,24 @@ def check_model_path(program: Path) -> None:
 
 def _run_cases(program: Path, base: str, nowhere: str) -> None:
     with tempfile.TemporaryDirectory(prefix="relay-build-check-") as scratch:
-        for status, expected in CASES:
-            home = Path(scratch) / str(status)  # a data folder each: nothing remembered
+        for number, (status, expected, model) in enumerate(CASES):
+            home = Path(scratch) / str(number)  # a data folder each: nothing remembered
             home.mkdir()
+            url = base if status else nowhere
+            through_provider = not model.startswith("openai/")
             (home / "config.toml").write_text(CONFIG.format(
-                profile=json.dumps(str(PROFILE)), base=base if status else nowhere),
-                encoding="utf-8")
+                profile=json.dumps(str(PROFILE)), model=model,
+                api_base="" if through_provider else f'api_base = "{url}"\n'), encoding="utf-8")
+            extra_env = {"OPENROUTER_API_BASE": url,
+                         "RELAY_LLM_API_KEY": "sk-build-check"} if through_provider else {}
             _Model.status = status or 200
-            said = _plan_status(program, home)
+            said = _plan_status(program, home, extra_env)
             log_file = home / "logs" / "bridge.log"
             log = log_file.read_text(encoding="utf-8") if log_file.is_file() else ""
             problems = [line for line in [said, *log.splitlines()]
                         if any(mark in line for mark in IMPORT_ERRORS)]
             if problems or expected not in said:
-                model = f"answering HTTP {status}" if status else "unreachable"
+                how = f"answering HTTP {status}" if status else "unreachable"
                 raise BuildCheckFailed(
-                    f"with the model {model}, the built program said {said!r}, not "
+                    f"with the model {model} {how}, the built program said {said!r}, not "
                     f"{expected!r}" + "".join(f"\n  {p}" for p in problems))
