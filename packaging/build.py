@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import resource
 import shutil
 import subprocess
@@ -28,12 +29,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bundle_sizes import breakdown, report  # noqa: E402  (packaging/, this script's folder)
+from check_build import BuildCheckFailed, check_model_path  # noqa: E402
+
 from bridge.identity import BRIDGE_VERSION, HOST_DESCRIPTION  # noqa: E402
 from bridge.install import manifest  # noqa: E402
 from bridge.install.browsers import BROWSERS  # noqa: E402
 from bridge.install.program import INSTALLED_BY  # noqa: E402
 from bridge.install.targets import MANIFEST_FILENAME  # noqa: E402
-from bundle_sizes import breakdown, report  # noqa: E402  (packaging/, this script's folder)
 
 DIST = REPO / "dist"
 # What goes into the build: a change to any of these makes a new one.
@@ -102,7 +105,25 @@ def tarball(program: Path) -> Path:
     return target
 
 
-def deb(program: Path, scratch: Path) -> Path:
+def glibc_needed(program: Path) -> str:
+    """The newest glibc symbol version any of the program's binaries asks for: a system with an
+    older glibc cannot start it. (PyInstaller copies the build machine's libpython and libstdc++,
+    so this is about the build machine's glibc.)"""
+    newest = (2, 0)
+    for path in program.rglob("*"):
+        if not path.is_file() or path.is_symlink():
+            continue
+        with path.open("rb") as file:
+            if file.read(4) != b"\x7fELF":
+                continue
+        symbols = subprocess.run(["objdump", "-T", str(path)], capture_output=True, text=True,
+                                 check=True).stdout
+        for major, minor in re.findall(r"GLIBC_(\d+)\.(\d+)", symbols):
+            newest = max(newest, (int(major), int(minor)))
+    return f"{newest[0]}.{newest[1]}"
+
+
+def deb(program: Path, scratch: Path, glibc: str) -> Path:
     """The program in /usr/lib/relay, `relay` on PATH, and manifests for every user in the
     system-wide folders the browsers read (dpkg removes exactly these again)."""
     root = scratch / "deb"
@@ -131,6 +152,7 @@ def deb(program: Path, scratch: Path) -> Path:
         f"Architecture: {deb_arch()}\n"
         "Maintainer: Relay <relay@relay.dev>\n"
         f"Installed-Size: {size_kb}\n"
+        f"Depends: libc6 (>= {glibc})\n"
         "Section: web\n"
         "Priority: optional\n"
         f"Description: {HOST_DESCRIPTION}\n"
@@ -144,6 +166,15 @@ def deb(program: Path, scratch: Path) -> Path:
     subprocess.run(["dpkg-deb", "--root-owner-group", "-Zgzip", "--build", str(root),
                     str(target)], check=True, stdout=subprocess.DEVNULL)
     return target
+
+
+def check(program: Path) -> None:
+    """Stop the build unless the program's model-backed Fill works (packaging/check_build.py)."""
+    try:
+        check_model_path(program / "relay")
+    except BuildCheckFailed as exc:
+        sys.exit(f"bundle: the build is broken, the model path does not work: {exc}")
+    print("bundle: checked: the program reaches a model and reports its errors")
 
 
 def cpu_seconds() -> float:
@@ -166,12 +197,14 @@ def main() -> int:
     reused = cached.is_dir()
     if reused:
         print(f"bundle: unchanged sources, reusing {cached}")
+        check(cached)
     else:
         work = args.cache / "pyinstaller"
         out = args.cache / f"out-{key}"
         shutil.rmtree(out, ignore_errors=True)
         pyinstaller(work, out)
         assemble(out / "relay")
+        check(out / "relay")  # a build that fails is not kept
         for old in args.cache.glob("program-*"):
             shutil.rmtree(old, ignore_errors=True)  # one finished build is enough to keep
         (out / "relay").rename(cached)
@@ -180,11 +213,12 @@ def main() -> int:
     DIST.mkdir(exist_ok=True)
     shutil.copytree(cached, program, symlinks=True)
     made = [program, tarball(program)]
+    glibc = glibc_needed(program)
     if not args.no_deb and shutil.which("dpkg-deb"):
-        made.append(deb(program, args.cache))
+        made.append(deb(program, args.cache, glibc))
     packages = breakdown(program)
     size = sum(packages.values())  # a library linked twice (numpy's OpenBLAS) counted once
-    info = {"version": BRIDGE_VERSION, "key": key, "unpacked_bytes": size,
+    info = {"version": BRIDGE_VERSION, "key": key, "unpacked_bytes": size, "glibc": glibc,
             "seconds": round(time.perf_counter() - started, 1),
             "cpu_seconds": round(cpu_seconds(), 1), "rebuilt": not reused,
             "artifacts": [str(p.relative_to(REPO)) for p in made], "packages": packages}
@@ -192,6 +226,7 @@ def main() -> int:
     for path in made:
         print(f"bundle: {path.relative_to(REPO)}")
     print("bundle: size by package\n" + "\n".join(report(packages)))
+    print(f"bundle: runs on Linux with glibc {glibc} or newer")
     print(f"bundle: {size / 1e6:.0f} MB unpacked, {info['seconds']} s, "
           f"{info['cpu_seconds']} s of CPU ({'rebuilt' if not reused else 'cached build'})")
     return 0

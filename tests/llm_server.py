@@ -43,6 +43,7 @@ class Reply:
     # Hold the reply until this many requests have arrived (at most HOLD_S): shows whether
     # requests are sent together, without timing anything.
     hold_for_requests: int = 0
+    usage: bool = True  # False: no token counts in the reply, as some servers answer
 
 
 HOLD_S = 10.0
@@ -123,26 +124,26 @@ class LlmServer:
         text = json.dumps(content) if isinstance(content, dict) else (content or "")
         tokens_in = reply.tokens_in if reply.tokens_in is not None else len(raw) // 4
         tokens_out = reply.tokens_out if reply.tokens_out is not None else len(text) // 4 + 1
-        return web.json_response(
-            {
-                "id": f"chatcmpl-{len(self.requests)}",
-                "object": "chat.completion",
-                "created": 1_700_000_000,
-                "model": body.get("model", "scripted"),
-                "choices": [
-                    {
-                        "index": 0,
-                        "finish_reason": "stop",
-                        "message": {"role": "assistant", "content": text},
-                    }
-                ],
-                "usage": {
-                    "prompt_tokens": tokens_in,
-                    "completion_tokens": tokens_out,
-                    "total_tokens": tokens_in + tokens_out,
-                },
+        completion: dict[str, Any] = {
+            "id": f"chatcmpl-{len(self.requests)}",
+            "object": "chat.completion",
+            "created": 1_700_000_000,
+            "model": body.get("model", "scripted"),
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": text},
+                }
+            ],
+        }
+        if reply.usage:
+            completion["usage"] = {
+                "prompt_tokens": tokens_in,
+                "completion_tokens": tokens_out,
+                "total_tokens": tokens_in + tokens_out,
             }
-        )
+        return web.json_response(completion)
 
     def start(self) -> None:
         ready = threading.Event()

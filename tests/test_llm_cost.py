@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from datetime import UTC, datetime
 from typing import Any
@@ -155,6 +156,24 @@ def test_timeouts_give_a_clear_status(llm_server: LlmServer) -> None:
     request, decisions = _form()
     result = ask_model(llm_server, request, decisions, run_id="c", timeout_s=0.3, retries=1)
     assert "timeout" in result.status
+    assert all(d.value == "" for d in result.decisions)
+
+
+def test_an_unreachable_model_is_named_so_not_an_http_error(llm_server: LlmServer) -> None:
+    """litellm gives a refused connection the status code 500: the person must read that the
+    model could not be reached, not that it failed."""
+    with socket.socket() as closed:  # bound, never listening: connections are refused
+        closed.bind(("127.0.0.1", 0))
+        request, decisions = _form()
+        result = escalate(
+            request,
+            sample_profile(),
+            decisions,
+            run_id="c",
+            ledger=MemoryLedger(),
+            config=make_config(llm_server, api_base=f"http://127.0.0.1:{closed.getsockname()[1]}/v1"),
+        )
+    assert "connection failed" in result.status and "HTTP" not in result.status, result.status
     assert all(d.value == "" for d in result.decisions)
 
 

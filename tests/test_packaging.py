@@ -4,6 +4,7 @@ stand-in and checked by `relay doctor`'s own code."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import plistlib
 import re
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path, PureWindowsPath
+from types import ModuleType
 
 import pytest
 
@@ -195,3 +197,45 @@ def test_the_command_line_runs_without_what_the_desktop_build_leaves_out(tmp_pat
         done = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True,
                               text=True, env=env, cwd=REPO, timeout=120, check=False)
         assert "ModuleNotFoundError" not in done.stderr, (argv, done.stderr[-2000:])
+
+
+def _check_build() -> ModuleType:
+    """packaging/check_build.py (packaging/ is not a package: its name is PyPI's `packaging`)."""
+    spec = importlib.util.spec_from_file_location("check_build", PACKAGING / "check_build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _host_without(folder: Path, blocked: tuple[str, ...]) -> Path:
+    """The venv's bridge as one program a browser can start, with `blocked` made unimportable
+    as if a build had left them out."""
+    program = folder / "relay"
+    program.write_text(
+        f"#!{sys.executable}\n"
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        f"        if name in {blocked!r}:\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "from bridge.host import main\n"
+        "sys.exit(main())\n")
+    program.chmod(0o755)
+    return program
+
+
+def test_the_build_check_passes_a_bridge_that_reaches_the_model(tmp_path: Path) -> None:
+    check = _check_build()
+    check.check_model_path(_host_without(tmp_path, ()))
+
+
+def test_the_build_check_fails_a_build_without_a_module_litellm_imports(tmp_path: Path) -> None:
+    """The desktop build once left out Hugging Face's tokenizers, which `import litellm` needs:
+    every model-backed Fill said "litellm not installed". The build's own check stops such a
+    build and names the module."""
+    check = _check_build()
+    with pytest.raises(check.BuildCheckFailed, match="litellm not installed") as failed:
+        check.check_model_path(_host_without(tmp_path, ("tokenizers",)))
+    assert "No module named 'tokenizers'" in str(failed.value)

@@ -11,6 +11,7 @@ import os
 import threading
 import time
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -82,6 +83,16 @@ class Completion:
     duration_ms: float
 
 
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """The exception and what caused it, innermost last."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
 def _classify(exc: Exception) -> CallError:
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
@@ -93,10 +104,11 @@ def _classify(exc: Exception) -> CallError:
         return CallError(f"request refused (HTTP {status or '4xx'})", retryable=False)
     if "RateLimit" in name:
         return CallError("rate limited (HTTP 429)")
+    if any("Connect" in type(cause).__name__ for cause in _chain(exc)):
+        # Before the status: litellm reports a refused connection as a server error (500).
+        return CallError("connection failed")
     if isinstance(status, int):
         return CallError(f"HTTP {status}")
-    if "Connection" in name:
-        return CallError("connection failed")
     return CallError(name)
 
 

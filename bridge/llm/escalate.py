@@ -305,7 +305,9 @@ def escalate(
         return EscalationResult(decisions=decisions, status="llm: not needed (nothing left open)")
     try:
         client.load()
-    except ImportError:
+    except ImportError as exc:
+        # Names the module: in the desktop build, one the build left out.
+        log.warning("litellm could not be imported: %r", exc)
         return EscalationResult(decisions=decisions, status="rules-only: litellm not installed")
     try:
         return _escalate(
