@@ -46,19 +46,43 @@ function takesFreeText(input) {
 }
 
 /**
- * After typing: the popup once it lists options. Free-text fields only suggest (address
+ * Types `text` (keeping focus), then polls `probe` with the time since the typing, up to
+ * `timeout`. A box emptied just after it was typed into is typed into once more: the page's blur
+ * handler from an earlier look at its list (the snapshot opens and leaves it) may still have been
+ * pending, and suggestions for an empty box never come.
+ * @template T
+ * @param {HTMLInputElement} input @param {string} text
+ * @param {(since: number) => T} probe @param {number} timeout
+ * @returns {Promise<T|null>}
+ */
+async function typeAndWait(input, text, probe, timeout) {
+  setTextLikeAPerson(input, text, { blur: false });
+  let typed = performance.now();
+  let again = Boolean(text);
+  return waitFor(() => {
+    if (again && !input.value) {
+      again = false;
+      setTextLikeAPerson(input, text, { blur: false });
+      typed = performance.now();
+      return null;
+    }
+    return probe(performance.now() - typed);
+  }, timeout);
+}
+
+/**
+ * Types `text`, then the popup once it lists options. Free-text fields only suggest (address
  * lookups): a short look. A lookup gets up to 1.5 s while it shows signs of working (an open
  * popup, aria-expanded, aria-busy), and 0.8 s when nothing at all stirs.
- * @param {HTMLInputElement} input @param {boolean} free
+ * @param {HTMLInputElement} input @param {string} text @param {boolean} free
  */
-async function waitForSuggestions(input, free) {
-  const started = performance.now();
+async function typeForSuggestions(input, text, free) {
   const quiet = free ? 400 : 800;
-  const found = await waitFor(() => {
+  const found = await typeAndWait(input, text, (since) => {
     const p = popupOf(input);
     if (p && popupOptions(p).length) return p;
     const busy = p || input.getAttribute("aria-expanded") === "true" || input.getAttribute("aria-busy") === "true";
-    return !busy && performance.now() - started > quiet ? "quiet" : null;
+    return !busy && since > quiet ? "quiet" : null;
   }, free ? 400 : 1500);
   return found && found !== "quiet" ? /** @type {Element} */ (found) : null;
 }
@@ -83,20 +107,19 @@ function placeQueries(place, typed) {
  * and checks the page kept it after the box lost focus. When none matches, what was typed is
  * cleared: a wrong place is worse than none.
  * @param {HTMLInputElement} input @param {string} typed @param {string[][]} place @param {string} before
+ * @param {() => void} moveOn  see util.js Driver
  */
-async function choosePlace(input, typed, place, before) {
+async function choosePlace(input, typed, place, before, moveOn) {
   let stale = "";
   let offered = 0;
   for (const query of placeQueries(place, typed)) {
     notePopupsBefore(input);
-    setTextLikeAPerson(input, query, { blur: false });
     // Fresh suggestions: a list other than the last query's (services keep it while they search).
-    const started = performance.now();
-    const popup = await waitFor(() => {
+    const popup = await typeAndWait(input, query, (since) => {
       const p = popupOf(input);
       const texts = p ? popupOptions(p).map((o) => o.text).join("|") : "";
       if (texts && texts !== stale) return p;
-      return performance.now() - started > 1200 ? "quiet" : null;
+      return since > 1200 ? "quiet" : null;
     }, 1500);
     if (!popup || popup === "quiet") continue;
     const list = /** @type {Element} */ (popup);
@@ -112,10 +135,12 @@ async function choosePlace(input, typed, place, before) {
     keyPress(input, "Tab", { up: false });
     leave(input);
     await settle();
-    // A box that drops text not chosen from its list does so a moment after losing focus.
+    // A box that drops text not chosen from its list does so a moment after losing focus: that
+    // is watched while the next field goes on, so from here the page is only read.
+    moveOn();
     await waitFor(() => !kept(input, hit.text), 300);
     if (kept(input, hit.text)) return outcome("applied", `chose "${hit.text}"`, input.value);
-    break;
+    return outcome("refused", `the page did not keep "${hit.text}"; left for you`, input.value);
   }
   await closePopup(input);
   if (!offered) {
@@ -179,7 +204,7 @@ const combobox = {
     if (norm(input.value) !== value) setTextLikeAPerson(input, value);
     return { widget: "combobox", role: "combobox", options, value };
   },
-  async apply(el, decision) {
+  async apply(el, decision, hooks = {}) {
     const input = inputOf(el);
     if (!input || !input.isConnected) return outcome("not_found", "combobox is gone");
     const locked = isLocked(input);
@@ -206,15 +231,14 @@ const combobox = {
     }
     const place = placeOf(decision);
     if (place.length && locked !== "read-only" && !takesFreeText(input)) {
-      return choosePlace(input, wanted, place, before);
+      return choosePlace(input, wanted, place, before, hooks.moveOn ?? (() => {}));
     }
     let popup = null;
     // The plan's "set_text" says the text itself is the answer, like a free-text field.
     const free = takesFreeText(input) || decision.action === "set_text";
     if (locked !== "read-only") {
       notePopupsBefore(input);
-      setTextLikeAPerson(input, wanted, { blur: false });
-      popup = await waitForSuggestions(input, free);
+      popup = await typeForSuggestions(input, wanted, free);
     }
     // Typing showed nothing: only a select-like combobox still opens on a press or ArrowDown.
     if (!popup && locked === "read-only") popup = await openPopup(input);
