@@ -41,7 +41,7 @@ const ROUNDS_MS = 5_000;
  *   application to arrive, part of snapshot: arrival.js; model: waiting for and applying the
  *   model's answers after the apply: stream.js; the parts of apply: first_apply, room (pressing
  *   "Add another"), rounds (the later rounds, with changes: asking the frames whether the form
- *   changed); report: fill.applied; panel: showing the review after total)
+ *   changed); report: fill.applied; panel: showing the review, at the same time)
  * @property {{frame: string, url: string, fields: number, error?: string}[]} frames
  * @property {string[]} warnings
  * @property {import("./submit-guard.js").BlockedAttempt[]} blocked  submissions the page attempted
@@ -160,27 +160,32 @@ export function createFill(port, deliveries, guard, stream) {
       outcome.applied = results();
       outcome.blocked = blocked;
 
-      // 4. Tell the bridge what happened and acknowledge the deliveries (every outcome is final).
-      // A failed report does not undo the fill; the bridge replays, and the replay is found done.
-      const reporting = performance.now();
-      const upToSeq = await deliveries.upToSeq(outcome.run_id);
-      try {
-        await port.request("fill.applied", {
-          run_id: outcome.run_id, results: outcome.applied, blocked, timings_ms: { ...outcome.timings_ms },
-          ...(upToSeq ? { up_to_seq: upToSeq } : {}),
-        }, { timeoutMs: REPORT_TIMEOUT_MS });
-        await deliveries.acked(outcome.run_id, upToSeq);
-      } catch (err) {
-        outcome.warnings.push(`fill.applied was not recorded: ${asRelayError(err).message}`);
-      }
+      // 4. Tell the bridge what happened and acknowledge the deliveries (every outcome is final),
+      // while the review shows: neither waits for the other. A failed report does not undo the
+      // fill; the bridge replays, and the replay is found done.
+      const t4 = performance.now();
+      const reported = (async () => {
+        const upToSeq = await deliveries.upToSeq(outcome.run_id);
+        try {
+          await port.request("fill.applied", {
+            run_id: outcome.run_id, results: outcome.applied, blocked, timings_ms: { ...outcome.timings_ms },
+            ...(upToSeq ? { up_to_seq: upToSeq } : {}),
+          }, { timeoutMs: REPORT_TIMEOUT_MS });
+          await deliveries.acked(outcome.run_id, upToSeq);
+        } catch (err) {
+          outcome.warnings.push(`fill.applied was not recorded: ${asRelayError(err).message}`);
+        }
+        outcome.timings_ms.report = round(performance.now() - t4);
+      })();
+      const shown = (async () => {
+        await showPanel(tabId, { run_id: outcome.run_id, rows: rows(), note: noteFor(plan), blocked, summary: fillSummary(plan) });
+        await setBadge(tabId, rows());
+        outcome.timings_ms.panel = round(performance.now() - t4);
+      })();
+      await Promise.all([reported, shown]);
       deliveries.release(outcome.run_id);
       outcome.ok = true;
-      outcome.timings_ms.report = round(performance.now() - reporting);
       outcome.timings_ms.total = round(performance.now() - t0);
-      const showing = performance.now();
-      await showPanel(tabId, { run_id: outcome.run_id, rows: rows(), note: noteFor(plan), blocked, summary: fillSummary(plan) });
-      await setBadge(tabId, rows());
-      outcome.timings_ms.panel = round(performance.now() - showing);
       return outcome;
     } catch (err) {
       if (outcome.run_id) deliveries.release(outcome.run_id);
