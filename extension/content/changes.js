@@ -31,7 +31,8 @@ const lockedThen = new Set();
 let seen = new WeakSet();
 let hiddenThen = new WeakSet();
 
-/** When Relay last acted on the page, and when the page last changed (from the first snapshot). */
+/** When Relay last acted on the page, and when the page last changed (watched from a snapshot
+ * until the question after its apply is answered). */
 let actedAt = 0;
 let changedAt = 0;
 /** @type {MutationObserver|null} */
@@ -69,6 +70,8 @@ function rememberSnapshot() {
 /** @returns {Promise<{changed: boolean}>} */
 async function formChanged() {
   await quiet();
+  observer?.disconnect();
+  observer = null;
   return { changed: hasChanges() };
 }
 
