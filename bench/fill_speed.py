@@ -1,9 +1,10 @@
 """Fill speed: the bridge's planning time per form, and the whole Fill in Chromium per form.
 
 Fills every ATS fixture end to end (capturing the snapshots the bridge received), after one
-unscored warm-up Fill so no figure carries the bridge's or the extension's start-up. Fill is
-pressed a second after each page's load event, as a person presses it (a form still arriving then
-is waited for, and that wait is part of the Fill). Prints, per single-page fixture, the whole
+unscored warm-up Fill so no figure carries the bridge's or the extension's start-up. The first
+Fill on each page is pressed a second after its load event, as a person presses it (a form still
+arriving then is waited for, and that wait is part of the Fill); a wizard's later steps are filled
+right after the page's own Next shows them. Prints, per single-page fixture, the whole
 Fill as the toolbar runs it (the wait for the application to arrive, the snapshot, the plan, the
 apply with every later round, the report to the bridge and the review) and its parts; per wizard,
 the whole Fill of each step; then the rules engine's planning time on each captured snapshot,
@@ -96,6 +97,11 @@ def print_single(runs: list[FormRun]) -> None:
         within = sum(1 for w in wholes if w <= AIM_FILL_MS)
         print(f"single-page fixtures: whole Fill median {statistics.median(wholes):.0f} ms, "
               f"max {max(wholes):.0f} ms; {within} of {len(wholes)} within {AIM_FILL_MS} ms")
+        # A form the page builds after the press (an embed, a swapped frame) is waited for.
+        arrived = sum(1 for w, run in zip(wholes, runs, strict=True)
+                      if w - parts(run.reports[0])["wait"] <= AIM_FILL_MS)
+        print(f"  without the arrival wait (the first look, and waiting for a form still "
+              f"arriving): {arrived} of {len(wholes)} within {AIM_FILL_MS} ms")
 
 
 def print_wizards(runs: list[FormRun]) -> None:
