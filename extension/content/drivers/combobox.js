@@ -129,12 +129,19 @@ async function choosePlace(input, typed, place, before, moveOn) {
     stale = shown.map((o) => o.text).join("|");
     offered += shown.length;
     if (!hit) continue;
+    const beside = hiddenBeside(input);
+    const held = beside.map((h) => h.value);
     press(hit.el);
     await waitFor(() => !popupOf(input) || kept(input, hit.text), 600);
     await closePopup(input);
     keyPress(input, "Tab", { up: false });
     leave(input);
     await settle();
+    // The page wrote the choice down beside the box (the place's id in its hidden input): it
+    // keeps what was chosen, nothing more to watch.
+    if (beside.some((h, i) => h.value && h.value !== held[i]) && kept(input, hit.text)) {
+      return outcome("applied", `chose "${hit.text}"`, input.value);
+    }
     // A box that drops text not chosen from its list does so a moment after losing focus: that
     // is watched while the next field goes on, so from here the page is only read.
     moveOn();
@@ -158,6 +165,21 @@ async function choosePlace(input, typed, place, before, moveOn) {
   const name = place.map((p) => p[0]).filter(Boolean).join(", ");
   return outcome("refused", offered ? `none of the places suggested is ${name}; left for you`
     : `the page suggested no place for ${name}; left for you`, input.value);
+}
+
+/**
+ * The hidden inputs of the box's own field, where typeaheads keep the chosen place's id: the
+ * nearest of three levels up that holds any, never the whole form, and none where it holds many.
+ * @param {HTMLInputElement} input @returns {HTMLInputElement[]}
+ */
+function hiddenBeside(input) {
+  let node = input.parentElement;
+  for (let depth = 0; node && depth < 3 && !(node instanceof HTMLFormElement); depth += 1) {
+    const found = /** @type {HTMLInputElement[]} */ ([...node.querySelectorAll("input[type=hidden]")]);
+    if (found.length) return found.length <= 3 ? found : [];
+    node = node.parentElement;
+  }
+  return [];
 }
 
 /** Whether what the input shows now is the chosen text. */
