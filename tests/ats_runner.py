@@ -52,6 +52,10 @@ _STEP_LEFT_JS = """(s) => window.__fixture && typeof window.__fixture.step === '
 _PRESSES_JS = "() => (window.__fixtureNext ? window.__fixtureNext.presses : 0)"
 _PRESSED_JS = "(n) => (window.__fixtureNext ? window.__fixtureNext.presses : 0) > n"
 _NEXT_JS = "() => window.__fixtureNext || null"
+_SINCE_LOAD_JS = """(ms) => {
+    const [nav] = performance.getEntriesByType('navigation');
+    return Boolean(nav && nav.loadEventEnd) && performance.now() - nav.loadEventEnd >= ms;
+}"""
 class WizardError(RuntimeError):
     """The wizard declaration does not match its page: a fixture bug, not a Relay miss."""
 
@@ -157,16 +161,22 @@ def act_as_person(page: Any, actions: list[dict[str, Any]]) -> None:
 
 
 def run_form(browser: RelayBrowser, server: StaticServer, folder: Path, spec: dict[str, Any],
-             ) -> FormRun:
+             *, press_after_ms: int = 0) -> FormRun:
+    """`press_after_ms`: press the first Fill that long after the page's load event, as a person
+    does (else as soon as the fixture says its form is there)."""
     url = server.url(f"ats/{folder.name}/{spec.get('entry', 'index.html')}")
     page = browser.open(url)
     try:
-        # Forms that arrive after load (turbo-frames, SPA boot) say when they are ready.
-        page.wait_for_function(
-            "() => !window.__fixture || typeof window.__fixture.loaded !== 'function'"
-            " || window.__fixture.loaded()",
-            timeout=LOADED_MS,
-        )
+        if press_after_ms:
+            # The page's own clock: the form may still be arriving, and the Fill waits for it.
+            page.wait_for_function(_SINCE_LOAD_JS, arg=press_after_ms, timeout=LOADED_MS)
+        else:
+            # Forms that arrive after load (turbo-frames, SPA boot) say when they are ready.
+            page.wait_for_function(
+                "() => !window.__fixture || typeof window.__fixture.loaded !== 'function'"
+                " || window.__fixture.loaded()",
+                timeout=LOADED_MS,
+            )
         steps = int(spec.get("steps", 1) or 1)
         run = FormRun(folder.name, spec, FormScore(spec.get("name", folder.name)), steps=steps)
         person = (spec.get("wizard") or {}).get("person") or []
@@ -209,14 +219,15 @@ def run_form(browser: RelayBrowser, server: StaticServer, folder: Path, spec: di
 
 
 def run_all(home: Path | None = None, only: set[str] | None = None, *, warm_up: bool = False,
-            ) -> list[FormRun]:
+            press_after_ms: int = 0) -> list[FormRun]:
     """Every fixture (or those in `only`). `warm_up`: fill the first one once before, unscored,
-    so the first figure does not carry the bridge's and the extension's start-up."""
+    so the first figure does not carry the bridge's and the extension's start-up.
+    `press_after_ms`: see run_form."""
     runs = []
     with fixture_session(home) as (browser, server):
         specs = [(f, s) for f, s in fixture_specs() if not only or f.name in only]
         if warm_up and specs:
-            run_form(browser, server, *specs[0])
+            run_form(browser, server, *specs[0], press_after_ms=press_after_ms)
         for folder, spec in specs:
-            runs.append(run_form(browser, server, folder, spec))
+            runs.append(run_form(browser, server, folder, spec, press_after_ms=press_after_ms))
     return runs

@@ -9,6 +9,9 @@
 // A page loaded SETTLED_LOAD_MS before Fill that shows an application is taken at once. With no
 // application, it polls until one shows, until the youngest document has been loaded GRACE_MS
 // (a page settled that long is taken as it is), or until ARRIVAL_MS has passed since Fill.
+// Frames of other sites are looked at only once the page's own frames are loaded and quiet and
+// show no application (the embedded application is then one of them), as the snapshot reads
+// them (inject.js applicationFrames).
 
 import { listFrames, sendToFrame } from "./frames.js";
 import { splitFrames } from "./inject.js";
@@ -37,15 +40,21 @@ export async function awaitApplication(tabId) {
   const t0 = performance.now();
   const waited = () => Math.round(performance.now() - t0);
   let absent = false; // the first look found no application
+  let farLooked = false; // frames of other sites were looked at
   /** @type {number|null} when the application was first seen */
   let seen = null;
   for (;;) {
     const look = await lookAt(tabId);
+    // Frames of other sites looked at for the first time were never seen without an application:
+    // one showing it in a page loaded long enough before the Fill was there from the start.
+    const firstFar = look.far && !farLooked;
+    farLooked ||= look.far;
     if (look.application && !look.loading) {
       seen ??= performance.now();
-      const settled = look.quietMs >= QUIET_MS || (!absent && look.youngestLoadMs >= SETTLED_LOAD_MS)
+      const there = !absent || firstFar;
+      const settled = look.quietMs >= QUIET_MS || (there && look.youngestLoadMs >= SETTLED_LOAD_MS)
         || performance.now() - seen >= SETTLE_MAX_MS || performance.now() - t0 >= ARRIVAL_MS;
-      if (settled) return { waited_ms: waited(), reason: absent ? "arrived" : "ready" };
+      if (settled) return { waited_ms: waited(), reason: there ? "ready" : "arrived" };
       await sleep(Math.max(QUIET_MS - look.quietMs, QUIET_POLL_MIN_MS));
       continue;
     }
@@ -60,8 +69,20 @@ export async function awaitApplication(tabId) {
 /** Every frame's state in one look. @param {number} tabId */
 async function lookAt(tabId) {
   const frames = await listFrames(tabId);
-  // Frames of other sites are not scripted to be waited for (inject.js); their loading still counts.
-  const states = await Promise.all(splitFrames(frames).near.map(async (f) => {
+  const { near, far } = splitFrames(frames);
+  // Frames of other sites are read only when the page's own frames, settled, show no application
+  // (inject.js, applicationFrames): then the one embedded from another site is looked for too.
+  const states = await probe(tabId, near);
+  const own = summarize(frames, states);
+  if (!far.length || own.application || own.loading || own.stillMs < QUIET_MS) return { ...own, far: false };
+  return { ...summarize(frames, [...states, ...await probe(tabId, far)]), far: true };
+}
+
+/**
+ * @param {number} tabId @param {{frameId: number, parentFrameId: number, url: string}[]} frames
+ */
+function probe(tabId, frames) {
+  return Promise.all(frames.map(async (f) => {
     try {
       const state = await sendToFrame(tabId, f.frameId, { relay: "arrival" }, PROBE_TIMEOUT_MS);
       return { frame: f, state, gone: false };
@@ -71,10 +92,19 @@ async function lookAt(tabId) {
       return { frame: f, state: null, gone: asRelayError(err).code !== "E_FRAME_TIMEOUT" };
     }
   }));
+}
+
+/**
+ * What the probed frames say together; the tab's frames tell which are still on their way.
+ * @param {{frameId: number, parentFrameId: number}[]} frames
+ * @param {Awaited<ReturnType<typeof probe>>} states
+ */
+function summarize(frames, states) {
   let loading = false;
   let application = false;
   let youngestLoadMs = Infinity;
   let quietMs = Infinity;
+  let stillMs = Infinity;
   for (const { frame, state, gone } of states) {
     if (!state) {
       loading ||= !gone;
@@ -87,12 +117,15 @@ async function lookAt(tabId) {
     youngestLoadMs = Math.min(youngestLoadMs, since < 0 ? 0 : since);
     // Only frames with controls: an ad or a chat widget changing beside the form does not count.
     if (Number(state.controls) > 0) quietMs = Math.min(quietMs, Number(state.quiet_ms) || 0);
+    stillMs = Math.min(stillMs, Number(state.quiet_ms) || 0);
   }
   return {
     application,
     loading,
     youngestLoadMs: Number.isFinite(youngestLoadMs) ? youngestLoadMs : 0,
     quietMs: Number.isFinite(quietMs) ? quietMs : 0,
+    // every frame's, controls or not: a page still building has not shown all it will
+    stillMs: Number.isFinite(stillMs) ? stillMs : 0,
   };
 }
 

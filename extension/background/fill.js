@@ -35,10 +35,13 @@ const ROUNDS_MS = 5_000;
  * @property {string} run_id
  * @property {Record<string, any>|null} plan
  * @property {Record<string, any>[]} applied
- * @property {{snapshot: number, plan: number, apply: number, total: number, guard?: number, wait?: number, model?: number}} timings_ms
+ * @property {{snapshot: number, plan: number, apply: number, total: number, guard?: number, wait?: number, model?: number,
+ *   first_apply?: number, room?: number, rounds?: number, changes?: number, report?: number, panel?: number}} timings_ms
  *   (guard: arming and releasing the submit guard, part of apply; wait: waiting for a late
  *   application to arrive, part of snapshot: arrival.js; model: waiting for and applying the
- *   model's answers after the apply: stream.js)
+ *   model's answers after the apply: stream.js; the parts of apply: first_apply, room (pressing
+ *   "Add another"), rounds (the later rounds, with changes: asking the frames whether the form
+ *   changed); report: fill.applied; panel: showing the review, at the same time)
  * @property {{frame: string, url: string, fields: number, error?: string}[]} frames
  * @property {string[]} warnings
  * @property {import("./submit-guard.js").BlockedAttempt[]} blocked  submissions the page attempted
@@ -107,22 +110,32 @@ export function createFill(port, deliveries, guard, stream) {
       const held = await guard.arm(tabId, readable, outcome.run_id);
       tally.guardMs = performance.now() - t2;
       try {
-        tally.add(await applyClaimed(tabId, outcome, plan, snap, false));
+        const applying = performance.now();
+        const first = await applyClaimed(tabId, outcome, plan, snap, false);
+        tally.add(first);
+        outcome.timings_ms.first_apply = round(performance.now() - applying);
         // Repeated work / education sections showing fewer blocks than the profile has entries:
         // their own "Add another" is pressed, and the later rounds fill the new blocks.
-        await makeRoomFor(tabId, outcome, plan);
+        const rooming = performance.now();
+        const pressed = await makeRoomFor(tabId, outcome, plan);
+        outcome.timings_ms.room = round(performance.now() - rooming);
 
         // 3b. Later rounds (issue 9.1): what the answers revealed or changed — a question shown
         // by another answer, a state list following the country — is snapshotted, planned in
-        // the same run, and applied, within MAX_ROUNDS and ROUNDS_MS.
+        // the same run, and applied, within MAX_ROUNDS and ROUNDS_MS. A round that did nothing
+        // to the page (every field kept or left) gave it nothing to answer: no round follows.
+        const later = performance.now();
         let last = snap;
-        for (let n = 2; n <= MAX_ROUNDS && performance.now() - t2 < ROUNDS_MS; n += 1) {
+        let acted = actedOn(first.results) || pressed > 0;
+        for (let n = 2; acted && n <= MAX_ROUNDS && performance.now() - t2 < ROUNDS_MS; n += 1) {
           const next = await laterRound(tab, outcome, last);
           if (!next) break;
           tally.add(next.applied);
           last = next.snap;
           outcome.rounds = n;
+          acted = actedOn(next.applied.results);
         }
+        outcome.timings_ms.rounds = round(performance.now() - later);
       } finally {
         const releasing = performance.now();
         tally.blocked.push(...await held.release());
@@ -147,23 +160,32 @@ export function createFill(port, deliveries, guard, stream) {
       outcome.applied = results();
       outcome.blocked = blocked;
 
-      // 4. Tell the bridge what happened and acknowledge the deliveries (every outcome is final).
-      // A failed report does not undo the fill; the bridge replays, and the replay is found done.
-      const upToSeq = await deliveries.upToSeq(outcome.run_id);
-      try {
-        await port.request("fill.applied", {
-          run_id: outcome.run_id, results: outcome.applied, blocked, timings_ms: { ...outcome.timings_ms },
-          ...(upToSeq ? { up_to_seq: upToSeq } : {}),
-        }, { timeoutMs: REPORT_TIMEOUT_MS });
-        await deliveries.acked(outcome.run_id, upToSeq);
-      } catch (err) {
-        outcome.warnings.push(`fill.applied was not recorded: ${asRelayError(err).message}`);
-      }
+      // 4. Tell the bridge what happened and acknowledge the deliveries (every outcome is final),
+      // while the review shows: neither waits for the other. A failed report does not undo the
+      // fill; the bridge replays, and the replay is found done.
+      const t4 = performance.now();
+      const reported = (async () => {
+        const upToSeq = await deliveries.upToSeq(outcome.run_id);
+        try {
+          await port.request("fill.applied", {
+            run_id: outcome.run_id, results: outcome.applied, blocked, timings_ms: { ...outcome.timings_ms },
+            ...(upToSeq ? { up_to_seq: upToSeq } : {}),
+          }, { timeoutMs: REPORT_TIMEOUT_MS });
+          await deliveries.acked(outcome.run_id, upToSeq);
+        } catch (err) {
+          outcome.warnings.push(`fill.applied was not recorded: ${asRelayError(err).message}`);
+        }
+        outcome.timings_ms.report = round(performance.now() - t4);
+      })();
+      const shown = (async () => {
+        await showPanel(tabId, { run_id: outcome.run_id, rows: rows(), note: noteFor(plan), blocked, summary: fillSummary(plan) });
+        await setBadge(tabId, rows());
+        outcome.timings_ms.panel = round(performance.now() - t4);
+      })();
+      await Promise.all([reported, shown]);
       deliveries.release(outcome.run_id);
       outcome.ok = true;
       outcome.timings_ms.total = round(performance.now() - t0);
-      await showPanel(tabId, { run_id: outcome.run_id, rows: rows(), note: noteFor(plan), blocked, summary: fillSummary(plan) });
-      await setBadge(tabId, rows());
       return outcome;
     } catch (err) {
       if (outcome.run_id) deliveries.release(outcome.run_id);
@@ -328,8 +350,10 @@ export function createFill(port, deliveries, guard, stream) {
    */
   async function laterRound(tab, outcome, last) {
     const tabId = /** @type {number} */ (tab.id);
+    const asking = performance.now();
     const asked = await Promise.all(last.frames.map((f) => sendToFrame(tabId, Number(f.frame), { relay: "changes" }, 5_000)
       .then((reply) => reply.changed === true, () => false)));
+    outcome.timings_ms.changes = round((outcome.timings_ms.changes ?? 0) + performance.now() - asking);
     if (!asked.some(Boolean)) return null;
     const snap = await snapshotTab(tabId);
     const decide = changedFields(last, snap);
@@ -355,6 +379,7 @@ export function createFill(port, deliveries, guard, stream) {
    * Where a frame shows fewer work / education blocks than the profile has entries, ask it to
    * press the section's own "Add another" (content/room.js). The caller holds the submit guard.
    * @param {number} tabId @param {FillOutcome} outcome @param {Record<string, any>} plan
+   * @returns {Promise<number>} how many presses, all frames together
    */
   async function makeRoomFor(tabId, outcome, plan) {
     const decisions = /** @type {Record<string, any>[]} */ (plan?.decisions ?? []);
@@ -362,10 +387,12 @@ export function createFill(port, deliveries, guard, stream) {
     // Families the form shows no field of: a frame may hold their empty section under its heading.
     const empty = emptyFamilies(decisions, plan?.entries ?? {});
     const frames = new Set([...rooms.keys(), ...(Object.keys(empty).length ? decisions.map((d) => String(d.frame ?? "0")) : [])]);
-    await Promise.all([...frames].map((frame) => sendToFrame(
+    const replies = await Promise.all([...frames].map((frame) => sendToFrame(
       tabId, Number(frame), { relay: "make_room", rooms: rooms.get(frame) ?? [], empty }, 10_000).catch((err) => {
       outcome.warnings.push(`frame ${frame} could not add blocks: ${asRelayError(err).message}`);
+      return null;
     })));
+    return replies.flatMap((r) => r?.pressed ?? []).reduce((n, p) => n + Number(p.times ?? 0), 0);
   }
 
   /**
@@ -499,6 +526,15 @@ export function changedFields(last, next) {
     }
   }
   return out;
+}
+
+/**
+ * Whether an apply did anything to the page: a field written, or a driver that tried and was
+ * refused (it may have typed, opened a list). Kept, left and vanished fields touched nothing.
+ * @param {Record<string, any>[]} results
+ */
+export function actedOn(results) {
+  return results.some((r) => r.status === "applied" || r.status === "refused");
 }
 
 /** Disabled or read-only at its snapshot. @param {Record<string, any>} f */

@@ -8,6 +8,7 @@
 (() => {
 "use strict";
 const { applyFallback } = relayContent.fallback;
+const { noteActed } = relayContent.changes;
 const { asRelay, markFilled, wasEditedByPerson } = relayContent.edits;
 const { canSee } = relayContent.sight;
 const { registry, relocate, trackedValue } = relayContent.snapshot;
@@ -19,6 +20,7 @@ const { rememberBefore } = relayContent.undo;
  */
 
 const STATUSES = new Set(["applied", "not_found", "refused", "skipped", "user_edited"]);
+const MOVED_ON = Symbol("moved on");
 const ACTIVE = new Set(["fill", "flag"]);
 const APPLY_TIMEOUT_MS = 15_000;
 
@@ -33,14 +35,17 @@ async function applyDecisions(decisions, hooks = {}) {
   const results = [];
   /** @type {{id: string, widget: string, ms: number}[]} */
   const slow = [];
-  /** @type {Promise<void>[]} uploads still waiting for the page to show it took the file */
-  const uploads = [];
+  /** @type {Promise<void>[]} fields whose driver moved on and still watches the page */
+  const watching = [];
   for (const decision of decisions) {
     const base = { field_id: String(decision.field_id), frame: String(decision.frame ?? "0") };
     const entry = registry.get(base.field_id);
     const started = performance.now();
     hooks.onDecision?.(decision);
-    const run = applyOne(decision).then(
+    /** @type {() => void} */
+    let moveOn = () => {};
+    const movedOn = new Promise((resolve) => { moveOn = () => resolve(MOVED_ON); });
+    const run = applyOne(decision, moveOn).then(
       (outcome) => ({ ...base, ...outcome }),
       // A broken driver or page script must not stop the rest of the plan.
       (err) => ({ ...base, status: "refused", detail: `error: ${err instanceof Error ? err.message : String(err)}`, value_after: "" }),
@@ -53,15 +58,13 @@ async function applyDecisions(decisions, hooks = {}) {
     });
     const slot = results.length;
     results.push(/** @type {any} */ (null));
-    if (entry?.widget === "file" && ACTIVE.has(decision.status)) {
-      // An upload answers nothing else and the page may take a moment to show it: confirm it
-      // while the rest of the plan goes on.
-      uploads.push(run.then((result) => { results[slot] = result; }));
-    } else {
-      results[slot] = await run;
-    }
+    // A driver that has done all a person does and only waits to see the page keep it (an
+    // upload shown, a chosen place not dropped on blur) lets the next field start meanwhile.
+    const first = await Promise.race([run, movedOn]);
+    if (first === MOVED_ON) watching.push(run.then((result) => { results[slot] = result; }));
+    else results[slot] = /** @type {ApplyResult} */ (first);
   }
-  await Promise.all(uploads);
+  await Promise.all(watching);
   hooks.onDecision?.(null);
   lastApplyTimings.slow = slow.sort((a, b) => b.ms - a.ms).slice(0, 15);
   return results;
@@ -85,8 +88,12 @@ function noteAsking(decisions) {
 /** The slowest decisions of the latest apply in this frame (ms), for profiling. */
 const lastApplyTimings = { slow: /** @type {{id: string, widget: string, ms: number}[]} */ ([]), marks: 0, total: 0 };
 
-/** @param {Decision} decision @returns {Promise<Omit<ApplyResult, "field_id"|"frame">>} */
-async function applyOne(decision) {
+/**
+ * @param {Decision} decision
+ * @param {() => void} moveOn  handed to the driver (util.js Driver)
+ * @returns {Promise<Omit<ApplyResult, "field_id"|"frame">>}
+ */
+async function applyOne(decision, moveOn) {
   if (!ACTIVE.has(decision.status) || !decision.action || decision.action === "none") {
     return { status: "skipped", detail: `decision: ${decision.status || "leave"}`, value_after: "" };
   }
@@ -113,9 +120,21 @@ async function applyOne(decision) {
     return { status: "refused", detail: `you cannot see this field (${sight.reason})`, value_after: before };
   }
   rememberBefore(entry); // for undo: what was there before Relay
+  let movedOn = false;
+  const hooks = {
+    moveOn: () => {
+      movedOn = true;
+      noteActed();
+      moveOn();
+    },
+  };
   const outcome = await asRelay([entry.el, ...entry.members], async () => {
-    if (entry.driver) return withTimeout(entry.driver.apply(entry.el, decision), APPLY_TIMEOUT_MS);
+    if (entry.driver) return withTimeout(entry.driver.apply(entry.el, decision, hooks), APPLY_TIMEOUT_MS);
     return applyFallback(entry, decision);
+  }).finally(() => {
+    // What the page does in answer is waited for before the form is compared (changes.js); a
+    // driver that moved on noted its act then.
+    if (!movedOn) noteActed();
   });
   const status = STATUSES.has(String(outcome?.status)) ? String(outcome.status) : "refused";
   const result = {

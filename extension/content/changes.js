@@ -4,14 +4,19 @@
 // give a list new options (the states of the chosen country). The
 // service worker asks each frame once the apply is done (background/fill.js); the frame waits
 // for the page to go quiet, then compares what it shows with its latest snapshot. Read-only.
+// Quiet is counted from Relay's last act on the page (apply.js and room.js note it) or the
+// page's last change, whichever is later, not from the question: an apply that ends with fields
+// it only left alone has usually given the page its quiet already.
 
 (() => {
 "use strict";
 const { RELAY_UI_ATTR, isVisible, walkElements } = relayContent.dom;
 const { registry } = relayContent.snapshot;
+const { canSee } = relayContent.sight;
 
 const QUIET_MS = 150; // the page's own reactions (a re-render, a fetched option list) settle
 const MOST_MS = 1_000;
+const WATCHED = ["hidden", "style", "class", "aria-hidden", "disabled"];
 const FIELD_SELECTOR = [
   "input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset]):not([type=image])",
   "select", "textarea", "[contenteditable=true]", "[role=combobox]", "[role=textbox]", "[role=listbox]",
@@ -26,8 +31,27 @@ const lockedThen = new Set();
 let seen = new WeakSet();
 let hiddenThen = new WeakSet();
 
+/** When Relay last acted on the page, and when the page last changed (watched from a snapshot
+ * until the question after its apply is answered). */
+let actedAt = 0;
+let changedAt = 0;
+/** @type {MutationObserver|null} */
+let observer = null;
+
+/** Relay has just acted on the page (typed, chose, pressed): its reaction is waited for. */
+function noteActed() {
+  actedAt = performance.now();
+}
+
 /** The snapshot just taken: what later comparisons start from. */
 function rememberSnapshot() {
+  if (!observer) {
+    observer = new MutationObserver((records) => {
+      if (records.every((r) => r.target instanceof Element && r.target.closest(`[${RELAY_UI_ATTR}]`))) return;
+      changedAt = performance.now();
+    });
+    observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: WATCHED });
+  }
   optionCounts.clear();
   lockedThen.clear();
   for (const entry of registry.values()) {
@@ -46,14 +70,17 @@ function rememberSnapshot() {
 /** @returns {Promise<{changed: boolean}>} */
 async function formChanged() {
   await quiet();
+  observer?.disconnect();
+  observer = null;
   return { changed: hasChanges() };
 }
 
 function hasChanges() {
   for (const entry of registry.values()) {
-    // A field hidden at the snapshot (covered, transparent, …) that the person can see now.
+    // A field hidden at the snapshot (covered, transparent, …) that the person can see now, as
+    // the snapshot sees it (a honeypot in a collapsed box is rendered, yet nobody sees it).
     const el = entry.kind === "group" ? entry.members[0] : entry.el;
-    if (entry.hidden && el?.isConnected && isVisible(el)) return true;
+    if (entry.hidden && el?.isConnected && isVisible(el) && canSee(entry).visible) return true;
     if (entry.el instanceof HTMLSelectElement && optionCounts.get(entry.id) !== entry.el.options.length) return true;
     if (lockedThen.has(entry.id) && el?.isConnected && !isLocked(entry)) return true;
   }
@@ -73,30 +100,22 @@ function isLocked(entry) {
     || el.getAttribute("aria-readonly") === "true"));
 }
 
-/** Resolves once the page made no change for QUIET_MS (Relay's own marks aside), or MOST_MS. */
+/**
+ * Resolves once neither Relay nor the page (Relay's own marks aside) changed anything for
+ * QUIET_MS, or MOST_MS after the question (a page that never stops changing).
+ */
 function quiet() {
+  const asked = performance.now();
   return new Promise((resolve) => {
-    /** @type {ReturnType<typeof setTimeout>|undefined} */
-    let timer;
-    const done = () => {
-      observer.disconnect();
-      clearTimeout(timer);
-      clearTimeout(most);
-      resolve(undefined);
+    const check = () => {
+      const now = performance.now();
+      const still = now - Math.max(actedAt, changedAt);
+      if (still >= QUIET_MS || now - asked >= MOST_MS) resolve(undefined);
+      else setTimeout(check, Math.min(QUIET_MS - still, MOST_MS - (now - asked)));
     };
-    const observer = new MutationObserver((records) => {
-      if (records.every((r) => r.target instanceof Element && r.target.closest(`[${RELAY_UI_ATTR}]`))) return;
-      clearTimeout(timer);
-      timer = setTimeout(done, QUIET_MS);
-    });
-    observer.observe(document.documentElement, {
-      childList: true, subtree: true, attributes: true,
-      attributeFilter: ["hidden", "style", "class", "aria-hidden", "disabled"],
-    });
-    timer = setTimeout(done, QUIET_MS);
-    const most = setTimeout(done, MOST_MS);
+    check();
   });
 }
 
-relayContent.changes = { rememberSnapshot, formChanged };
+relayContent.changes = { rememberSnapshot, formChanged, noteActed };
 })();

@@ -13,10 +13,12 @@
 "use strict";
 const { isVisible, norm, RELAY_UI_ATTR } = relayContent.dom;
 const { registry } = relayContent.snapshot;
+const { noteActed } = relayContent.changes;
+const { settle, waitFor } = relayContent["drivers/util"];
 
 const MAX_PRESSES = 3;
 const MAX_DEPTH = 10;
-const PRESS_GAP_MS = 60; // the page adds the block
+const PRESS_GAP_MS = 60; // at most, for the page to add the block
 const ADD = /(?:^|[\s+])(?:add|hinzufügen|ajouter|añadir|agregar|adicionar|toevoegen|aggiungi)\b/i;
 // …and says it adds one more block of this family ("+ Add another", "Add experience"), not a
 // link, a file or a question of another kind.
@@ -54,9 +56,8 @@ async function makeRoom(rooms, empty = {}) {
       // Found again each time: pages re-render the section and its control after a press.
       const control = addControlFor(own, others, room.family);
       if (!control) break;
-      /** @type {HTMLElement} */ (control).click();
+      await press(control);
       times += 1;
-      await new Promise((resolve) => setTimeout(resolve, PRESS_GAP_MS));
     }
     if (times) pressed.push({ family: room.family, times });
   }
@@ -66,6 +67,19 @@ async function makeRoom(rooms, empty = {}) {
     if (times) pressed.push({ family, times });
   }
   return { pressed };
+}
+
+/**
+ * Press an add control and let the page add its block: more fields in the document (or
+ * PRESS_GAP_MS without), then a task turn for the rest of that render.
+ * @param {Element} control
+ */
+async function press(control) {
+  const before = document.querySelectorAll(FIELDS).length;
+  /** @type {HTMLElement} */ (control).click();
+  noteActed();
+  await waitFor(() => document.querySelectorAll(FIELDS).length > before, PRESS_GAP_MS);
+  await settle();
 }
 
 /**
@@ -89,9 +103,8 @@ async function openEmptySection(family, wanted) {
     const stretch = stretchUnder(found[0]);
     const control = controlIn(stretch, family, true);
     if (!control) break;
-    /** @type {HTMLElement} */ (control).click();
+    await press(control);
     times += 1;
-    await new Promise((resolve) => setTimeout(resolve, PRESS_GAP_MS));
     const now = visibleFields(stretchUnder(found[0]));
     if (now <= fields) break;
     fields = now;

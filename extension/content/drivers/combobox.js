@@ -46,19 +46,43 @@ function takesFreeText(input) {
 }
 
 /**
- * After typing: the popup once it lists options. Free-text fields only suggest (address
+ * Types `text` (keeping focus), then polls `probe` with the time since the typing, up to
+ * `timeout`. A box emptied just after it was typed into is typed into once more: the page's blur
+ * handler from an earlier look at its list (the snapshot opens and leaves it) may still have been
+ * pending, and suggestions for an empty box never come.
+ * @template T
+ * @param {HTMLInputElement} input @param {string} text
+ * @param {(since: number) => T} probe @param {number} timeout
+ * @returns {Promise<T|null>}
+ */
+async function typeAndWait(input, text, probe, timeout) {
+  setTextLikeAPerson(input, text, { blur: false });
+  let typed = performance.now();
+  let again = Boolean(text);
+  return waitFor(() => {
+    if (again && !input.value) {
+      again = false;
+      setTextLikeAPerson(input, text, { blur: false });
+      typed = performance.now();
+      return null;
+    }
+    return probe(performance.now() - typed);
+  }, timeout);
+}
+
+/**
+ * Types `text`, then the popup once it lists options. Free-text fields only suggest (address
  * lookups): a short look. A lookup gets up to 1.5 s while it shows signs of working (an open
  * popup, aria-expanded, aria-busy), and 0.8 s when nothing at all stirs.
- * @param {HTMLInputElement} input @param {boolean} free
+ * @param {HTMLInputElement} input @param {string} text @param {boolean} free
  */
-async function waitForSuggestions(input, free) {
-  const started = performance.now();
+async function typeForSuggestions(input, text, free) {
   const quiet = free ? 400 : 800;
-  const found = await waitFor(() => {
+  const found = await typeAndWait(input, text, (since) => {
     const p = popupOf(input);
     if (p && popupOptions(p).length) return p;
     const busy = p || input.getAttribute("aria-expanded") === "true" || input.getAttribute("aria-busy") === "true";
-    return !busy && performance.now() - started > quiet ? "quiet" : null;
+    return !busy && since > quiet ? "quiet" : null;
   }, free ? 400 : 1500);
   return found && found !== "quiet" ? /** @type {Element} */ (found) : null;
 }
@@ -83,20 +107,19 @@ function placeQueries(place, typed) {
  * and checks the page kept it after the box lost focus. When none matches, what was typed is
  * cleared: a wrong place is worse than none.
  * @param {HTMLInputElement} input @param {string} typed @param {string[][]} place @param {string} before
+ * @param {() => void} moveOn  see util.js Driver
  */
-async function choosePlace(input, typed, place, before) {
+async function choosePlace(input, typed, place, before, moveOn) {
   let stale = "";
   let offered = 0;
   for (const query of placeQueries(place, typed)) {
     notePopupsBefore(input);
-    setTextLikeAPerson(input, query, { blur: false });
     // Fresh suggestions: a list other than the last query's (services keep it while they search).
-    const started = performance.now();
-    const popup = await waitFor(() => {
+    const popup = await typeAndWait(input, query, (since) => {
       const p = popupOf(input);
       const texts = p ? popupOptions(p).map((o) => o.text).join("|") : "";
       if (texts && texts !== stale) return p;
-      return performance.now() - started > 1200 ? "quiet" : null;
+      return since > 1200 ? "quiet" : null;
     }, 1500);
     if (!popup || popup === "quiet") continue;
     const list = /** @type {Element} */ (popup);
@@ -106,16 +129,25 @@ async function choosePlace(input, typed, place, before) {
     stale = shown.map((o) => o.text).join("|");
     offered += shown.length;
     if (!hit) continue;
+    const beside = hiddenBeside(input);
+    const held = beside.map((h) => h.value);
     press(hit.el);
     await waitFor(() => !popupOf(input) || kept(input, hit.text), 600);
     await closePopup(input);
     keyPress(input, "Tab", { up: false });
     leave(input);
     await settle();
-    // A box that drops text not chosen from its list does so a moment after losing focus.
+    // The page wrote the choice down beside the box (the place's id in its hidden input): it
+    // keeps what was chosen, nothing more to watch.
+    if (beside.some((h, i) => h.value && h.value !== held[i]) && kept(input, hit.text)) {
+      return outcome("applied", `chose "${hit.text}"`, input.value);
+    }
+    // A box that drops text not chosen from its list does so a moment after losing focus: that
+    // is watched while the next field goes on, so from here the page is only read.
+    moveOn();
     await waitFor(() => !kept(input, hit.text), 300);
     if (kept(input, hit.text)) return outcome("applied", `chose "${hit.text}"`, input.value);
-    break;
+    return outcome("refused", `the page did not keep "${hit.text}"; left for you`, input.value);
   }
   await closePopup(input);
   if (!offered) {
@@ -133,6 +165,21 @@ async function choosePlace(input, typed, place, before) {
   const name = place.map((p) => p[0]).filter(Boolean).join(", ");
   return outcome("refused", offered ? `none of the places suggested is ${name}; left for you`
     : `the page suggested no place for ${name}; left for you`, input.value);
+}
+
+/**
+ * The hidden inputs of the box's own field, where typeaheads keep the chosen place's id: the
+ * nearest of three levels up that holds any, never the whole form, and none where it holds many.
+ * @param {HTMLInputElement} input @returns {HTMLInputElement[]}
+ */
+function hiddenBeside(input) {
+  let node = input.parentElement;
+  for (let depth = 0; node && depth < 3 && !(node instanceof HTMLFormElement); depth += 1) {
+    const found = /** @type {HTMLInputElement[]} */ ([...node.querySelectorAll("input[type=hidden]")]);
+    if (found.length) return found.length <= 3 ? found : [];
+    node = node.parentElement;
+  }
+  return [];
 }
 
 /** Whether what the input shows now is the chosen text. */
@@ -179,7 +226,7 @@ const combobox = {
     if (norm(input.value) !== value) setTextLikeAPerson(input, value);
     return { widget: "combobox", role: "combobox", options, value };
   },
-  async apply(el, decision) {
+  async apply(el, decision, hooks = {}) {
     const input = inputOf(el);
     if (!input || !input.isConnected) return outcome("not_found", "combobox is gone");
     const locked = isLocked(input);
@@ -206,15 +253,14 @@ const combobox = {
     }
     const place = placeOf(decision);
     if (place.length && locked !== "read-only" && !takesFreeText(input)) {
-      return choosePlace(input, wanted, place, before);
+      return choosePlace(input, wanted, place, before, hooks.moveOn ?? (() => {}));
     }
     let popup = null;
     // The plan's "set_text" says the text itself is the answer, like a free-text field.
     const free = takesFreeText(input) || decision.action === "set_text";
     if (locked !== "read-only") {
       notePopupsBefore(input);
-      setTextLikeAPerson(input, wanted, { blur: false });
-      popup = await waitForSuggestions(input, free);
+      popup = await typeForSuggestions(input, wanted, free);
     }
     // Typing showed nothing: only a select-like combobox still opens on a press or ArrowDown.
     if (!popup && locked === "read-only") popup = await openPopup(input);

@@ -164,7 +164,7 @@ const fileUpload = {
     return { widget: "file", options: [], value: input ? shown(input) : "",
       multiple: Boolean(input?.multiple) };
   },
-  async apply(el, decision) {
+  async apply(el, decision, hooks = {}) {
     const input = inputOf(el);
     if (!input || !input.isConnected) return outcome("not_found", "no file input here");
     if (input.disabled) return outcome("refused", "file input is disabled", shown(input));
@@ -191,6 +191,8 @@ const fileUpload = {
     input.files = transfer.files;
     input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
     input.dispatchEvent(new Event("change", { bubbles: true, composed: true }));
+    // An upload answers nothing else, and the page may take a moment to show it took the file.
+    hooks.moveOn?.();
     await reacted;
     await settle();
     const took = await waitFor(() => {

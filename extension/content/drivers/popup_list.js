@@ -195,14 +195,19 @@ async function closePopup(trigger) {
   // while the list fades out); one that ignores Escape (iCIMS) gets the press outside at once.
   const closing = () => !popupOf(trigger) || (wasExpanded && trigger.getAttribute("aria-expanded") === "false");
   if (!(await waitFor(closing, 25))) press(doc.body, ["mousedown", "mouseup"]);
-  if (await waitFor(() => !popupOf(trigger), 300)) return;
-  // A list that closes only when its box loses focus (Oracle's cx-select): leave the box. The
-  // caller gives focus back where it was; a list left open would cover the fields below it.
+  // A list that closes on the press outside starts at once (the trigger says so while it fades).
+  if (await waitFor(closing, 60)) {
+    await waitFor(() => !popupOf(trigger), 300);
+    return;
+  }
+  // A list that closes only when its box loses focus (Oracle's cx-select): leave the box, as
+  // the press outside does when a person makes it. The caller gives focus back where it was; a
+  // list left open would cover the fields below it.
   const focused = doc.activeElement;
   if (focused instanceof HTMLElement && (focused === trigger || focused.contains(trigger) || trigger.contains(focused))) {
     leave(focused);
-    await waitFor(() => !popupOf(trigger), 400);
   }
+  await waitFor(() => !popupOf(trigger), 400);
 }
 
 relayContent["drivers/popup_list"] = {
