@@ -165,14 +165,8 @@ def test_an_unreachable_model_is_named_so_not_an_http_error(llm_server: LlmServe
     with socket.socket() as closed:  # bound, never listening: connections are refused
         closed.bind(("127.0.0.1", 0))
         request, decisions = _form()
-        result = escalate(
-            request,
-            sample_profile(),
-            decisions,
-            run_id="c",
-            ledger=MemoryLedger(),
-            config=make_config(llm_server, api_base=f"http://127.0.0.1:{closed.getsockname()[1]}/v1"),
-        )
+        refused = f"http://127.0.0.1:{closed.getsockname()[1]}/v1"
+        result = ask_model(llm_server, request, decisions, run_id="c", api_base=refused)
     assert "connection failed" in result.status and "HTTP" not in result.status, result.status
     assert all(d.value == "" for d in result.decisions)
 
