@@ -105,8 +105,10 @@ def start():
     from bridge.runtime import Runtime
     state["rt"] = Runtime(profile_path=Path(sys.argv[1]))
 def warm():
-    from bridge.rules.engine import warm, warm_late
-    warm(); state["rt"].profile(); warm_late()
+    import bridge.rules.engine
+    state["rt"].profile()
+    for step in bridge.rules.engine.warm_steps():
+        step()
 def model_layer():
     from bridge.llm import load_config
     load_config()

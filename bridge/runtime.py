@@ -13,7 +13,7 @@ import mimetypes
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -78,6 +78,10 @@ class Runtime:
         # Set by the host: sends one event frame (thread-safe). None where there is no port.
         self.emit: Callable[[dict[str, Any]], bool] | None = None
         self._planned = threading.Event()  # the first plan is answered: litellm may load
+        self._no_plan = threading.Event()  # set while no plan is being made (warm-up may run)
+        self._no_plan.set()
+        self._plans_running = 0
+        self._plans_lock = threading.Lock()
         self._model_stream: ModelStream | None = None
 
     # -- store and profile --------------------------------------------------------------------
@@ -172,7 +176,8 @@ class Runtime:
         and would slow the rules' values of a Fill that arrives with the port. A Fill that needs
         the model while the import runs waits only for what is left of it (its answers stream
         in), and one that does not is never held up by it. A second thread replays pending
-        deliveries, then loads the rules engine and the profile."""
+        deliveries, then loads the rules engine, the profile and the rules' data, step by step,
+        pausing while a plan is being made."""
         if self._warmed:
             return
         self._warmed = True
@@ -183,49 +188,43 @@ class Runtime:
         threading.Thread(target=self._warm, name="relay-warm-up", daemon=True).start()
 
     def _warm(self) -> None:
-        # Pending deliveries first: they need only the store, and the extension is waiting.
-        # Each step first checks that the port is still open: a closed bridge loads nothing more.
-        for step in (self._warm_deliveries, self._warm_rules, self._warm_late,
-                     self._warm_saved_answers):
+        # Between steps it waits while a plan is being made (the plan loads what it needs
+        # itself; a step it does not need would only take the interpreter from it), and stops
+        # once the port has closed: a closed bridge loads nothing more.
+        for step in self._warm_steps():
+            self._no_plan.wait()
             if self._closing.is_set():
                 return
-            step()
+            try:
+                step()
+            except Exception as exc:  # warm-up is an optimisation; the request path reports
+                log.debug("warm-up step skipped: %s", exc)
+
+    def _warm_steps(self) -> Iterator[Callable[[], object]]:
+        """What the first Fill needs, most needed first; each step is short."""
+        yield self._warm_deliveries  # they need only the store, and the extension is waiting
+        yield _load_engine
+        yield self.profile
+        yield _load_model_config
+        try:
+            from bridge.rules.engine import warm_steps
+        except ImportError:
+            return
+        yield from warm_steps()
+        yield self._warm_saved_answers
 
     def _warm_deliveries(self) -> None:
         self.replay_pending()
         self.model_stream.resume()
 
-    def _warm_rules(self) -> None:
-        try:
-            from bridge.rules.engine import warm
-
-            warm()  # the rules data and country tables take a moment to load
-            self.profile()
-            from bridge.llm import load_config  # the model layer's own modules, not litellm
-
-            load_config()
-        except Exception as exc:  # warm-up is an optimisation; the request path reports errors
-            log.debug("warm-up skipped: %s", exc)
-
-    def _warm_late(self) -> None:
-        try:
-            from bridge.rules.engine import warm_late
-
-            warm_late()  # what only some Fills need (name parsing), after what every Fill needs
-        except Exception as exc:
-            log.debug("late warm-up skipped: %s", exc)
-
     def _warm_saved_answers(self) -> None:
-        try:
-            from bridge.learn import embedding
-            from bridge.learn.lookup import index_answers
+        from bridge.learn import embedding
+        from bridge.learn.lookup import index_answers
 
-            if self.store().saved_answers(limit=1):
-                index_answers(self.store())
-                embedding.model()  # loaded even when every answer has its vector: each Fill
-                # embeds the questions it asks (the encoder takes seconds to load)
-        except Exception as exc:
-            log.debug("saved-answer warm-up skipped: %s", exc)
+        if self.store().saved_answers(limit=1):
+            index_answers(self.store())
+            embedding.model()  # loaded even when every answer has its vector: each Fill
+            # embeds the questions it asks (the encoder takes seconds to load)
 
     def replay_pending(self) -> int:
         """After a (re)connect: send again every delivery the extension never acknowledged."""
@@ -258,7 +257,20 @@ class Runtime:
     # -- filling ------------------------------------------------------------------------------
 
     def plan_fill(self, request: FillRequest, request_key: str) -> dict[str, Any]:
-        """Decide every field, store the run, and return the plan (the first answer on a retry)."""
+        """Decide every field, store the run, and return the plan (the first answer on a retry).
+        The warm-up waits meanwhile."""
+        with self._plans_lock:
+            self._plans_running += 1
+            self._no_plan.clear()
+        try:
+            return self._plan_fill(request, request_key)
+        finally:
+            with self._plans_lock:
+                self._plans_running -= 1
+                if not self._plans_running:
+                    self._no_plan.set()
+
+    def _plan_fill(self, request: FillRequest, request_key: str) -> dict[str, Any]:
         store = self.store()
         first = store.answered(request_key)
         if first is not None:
@@ -521,6 +533,16 @@ class Runtime:
         decision.file.mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         decision.file.size = len(data)
         decision.file.data_b64 = base64.b64encode(data).decode("ascii")
+
+
+def _load_engine() -> None:
+    import bridge.rules.engine  # noqa: F401  (the engine's modules: forms, pydantic, resolvers)
+
+
+def _load_model_config() -> None:
+    from bridge.llm import load_config  # the model layer's own modules, not litellm
+
+    load_config()
 
 
 def _warm_model(planned: threading.Event, closing: threading.Event) -> None:

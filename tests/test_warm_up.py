@@ -13,6 +13,7 @@ import bridge.llm.client
 import bridge.llm.config
 import bridge.rules.engine
 from bridge.runtime import Runtime
+from tests.conftest import SAMPLE_PROFILE
 
 
 @pytest.fixture
@@ -40,7 +41,8 @@ def test_model_import_does_not_wait_for_the_rules(
     model_configured: threading.Event, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rules_may_finish = threading.Event()
-    monkeypatch.setattr(bridge.rules.engine, "warm", lambda: rules_may_finish.wait(60))
+    monkeypatch.setattr(bridge.rules.engine, "warm_steps",
+                        lambda: [lambda: rules_may_finish.wait(60)])
     runtime = Runtime()
     runtime.warm_up()
     try:
@@ -82,7 +84,7 @@ def test_closing_does_not_wait_for_the_warm_up(
         return real_open(home)
 
     monkeypatch.setattr(Store, "open", staticmethod(slow_open))
-    monkeypatch.setattr(bridge.rules.engine, "warm", rules_loaded.set)
+    monkeypatch.setattr(bridge.rules.engine, "warm_steps", lambda: [rules_loaded.set])
     runtime = Runtime()
     runtime.emit = lambda event: True  # a port: the warm-up replays deliveries from the store
     runtime.warm_up()
@@ -98,3 +100,64 @@ def test_closing_does_not_wait_for_the_warm_up(
     runtime.close()  # the store the warm-up opened after all
     assert closed_at_once, "closing waited for the warm-up"
     assert not rules_loaded.is_set(), "the warm-up went on loading after the port closed"
+
+
+class _NotedEvent(threading.Event):
+    """An event that tells `noted` when a thread starts waiting on it while it is clear."""
+
+    def __init__(self, noted: threading.Event) -> None:
+        super().__init__()
+        self.noted = noted
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if not self.is_set():
+            self.noted.set()
+        return super().wait(timeout)
+
+
+def test_warm_up_waits_while_a_plan_is_made(
+    relay_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plan being made has the interpreter to itself: the warm-up's steps (the country tables
+    a plan may not need, the name parser) wait until it is answered, then run. (They used to run
+    beside the first plan, which then took longer than everything it needed.)"""
+    from bridge.forms import FillRequest
+
+    del relay_home
+    monkeypatch.setattr(bridge.llm.client, "load", lambda: None)
+    deciding, may_decide = threading.Event(), threading.Event()
+    # Set when the warm-up pauses for the plan, or when it runs a step (as it used to).
+    paused_or_stepped, stepped = threading.Event(), threading.Event()
+    during_plan: list[bool] = []
+    real_decide = bridge.rules.engine.decide
+
+    def slow_decide(*args: object) -> object:
+        deciding.set()
+        may_decide.wait(60)
+        return real_decide(*args)  # type: ignore[arg-type]
+
+    def step() -> None:
+        during_plan.append(not may_decide.is_set())
+        paused_or_stepped.set()
+        stepped.set()
+
+    monkeypatch.setattr(bridge.rules.engine, "decide", slow_decide)
+    monkeypatch.setattr(bridge.rules.engine, "warm_steps", lambda: [step])
+    runtime = Runtime(profile_path=SAMPLE_PROFILE)
+    no_plan = _NotedEvent(paused_or_stepped)
+    no_plan.set()
+    runtime._no_plan = no_plan
+    request = FillRequest.model_validate({"url": "http://127.0.0.1/apply", "frames": [{"fields": [
+        {"id": "f1", "widget": "text", "name": "first_name", "label": "First name"}]}]})
+    planner = threading.Thread(target=runtime.plan_fill, args=(request, "plan-1"))
+    planner.start()
+    try:
+        assert deciding.wait(60), "the plan never reached the rules"
+        runtime.warm_up()
+        assert paused_or_stepped.wait(60), "the warm-up neither paused nor ran"
+    finally:
+        may_decide.set()
+    planner.join(60)
+    assert stepped.wait(60), "the warm-up never ran once the plan was answered"
+    runtime.close()
+    assert during_plan == [False], "a warm-up step ran while the plan was being made"

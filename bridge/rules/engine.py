@@ -7,6 +7,8 @@ what the options say → scored patterns → the profile's answer, shaped to the
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 
 from bridge.forms import (
     Action,
@@ -205,23 +207,22 @@ def _safe_decide(
 _BLOCK = re.compile(r"(?:-|\[|_)(\d{1,2})(?:--|\]|_)")
 
 
-def warm() -> None:
-    """Load the rules data and the country tables now, so the first Fill does not pay for it."""
+def warm_steps() -> list[Callable[[], object]]:
+    """Loading the rules' data ahead of the first Fill, in short steps, what every Fill reads
+    first: the patterns and adapters, then the name parser (most forms ask a name), then the
+    country tables (address and citizenship questions). A warm-up pauses between steps while a
+    plan is being made, so a step a plan does not need never slows it."""
     from bridge.rules.countries import _names_in_text, subdivisions
     from bridge.rules.patterns import index
-
-    index()
-    ad.adapters()
-    _names_in_text()
-    for cc in ("US", "CA", "AU", "DE", "IN", "GB"):
-        subdivisions(cc)
-
-
-def warm_late() -> None:
-    """Load the name parser (a person's name is parsed once, on the first Fill that asks it)."""
     from bridge.rules.resolvers.names import parse_name
 
-    parse_name("Ada Lovelace")
+    return [
+        index,
+        ad.adapters,
+        partial(parse_name, "Ada Lovelace"),
+        _names_in_text,
+        *(partial(subdivisions, cc) for cc in ("US", "CA", "AU", "DE", "IN", "GB")),
+    ]
 
 
 def _unplaced_block_fields(
