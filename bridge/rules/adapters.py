@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from bridge.forms import FormField
 from bridge.rules.data import list_toml, load_toml
@@ -18,11 +18,20 @@ from bridge.rules.features import FieldText
 @dataclass(frozen=True)
 class Rule:
     attr: str  # "id", "name", "class", or a data attribute name ("data-automation-id")
-    regex: re.Pattern[str]
+    pattern: str
     key: str
     widgets: frozenset[str]
-    # The same pattern line by line: a signature is searched once over every field's value.
-    lines: re.Pattern[str]
+
+    # Compiled on first use: a field rule is matched only on a page its adapter recognises,
+    # and a signature only line by line, so most of the rules are never compiled at all.
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        return re.compile(self.pattern)
+
+    @cached_property
+    def lines(self) -> re.Pattern[str]:
+        """The pattern line by line: a signature is searched once over every field's value."""
+        return re.compile(self.pattern, re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -36,10 +45,9 @@ class Adapter:
 def _rule(raw: dict[str, object]) -> Rule:
     return Rule(
         attr=str(raw.get("attr", "id")),
-        regex=re.compile(str(raw["regex"])),
+        pattern=str(raw["regex"]),
         key=str(raw.get("key", "")),
         widgets=frozenset(str(w) for w in raw.get("widgets", ()) or ()),  # type: ignore[attr-defined]
-        lines=re.compile(str(raw["regex"]), re.MULTILINE),
     )
 
 
