@@ -120,6 +120,7 @@ class ModelStream:
                 return 0
             self._running.add(name)
             self._given.pop(name, None)
+        self.runtime.hold_warm_up()  # here, not in the thread: no step slips in between
         threading.Thread(
             target=self._answer, args=(name, job), name="relay-model-answers", daemon=True
         ).start()
@@ -128,7 +129,8 @@ class ModelStream:
     def _answer(self, name: str, job: ModelJob) -> None:
         """Ask and check; store each group of outcomes as deliveries the moment it is settled,
         and send them. A failure leaves what is still unanswered stored: the next connection
-        asks again."""
+        asks again. The bridge's warm-up waits until it is done: preparing the requests
+        (reading the resume, on a fresh bridge) is on the way to the model's answers."""
         try:
             loaded, _ = self.runtime.profile()
             left = list(job.decisions)
@@ -151,6 +153,7 @@ class ModelStream:
         except Exception:
             log.exception("model answers for %s not finished; asked again next time", job.run_id)
         finally:
+            self.runtime.release_warm_up()
             with self._lock:
                 self._running.discard(name)
                 self._given.pop(name, None)

@@ -78,10 +78,12 @@ class Runtime:
         # Set by the host: sends one event frame (thread-safe). None where there is no port.
         self.emit: Callable[[dict[str, Any]], bool] | None = None
         self._planned = threading.Event()  # the first plan is answered: litellm may load
-        self._no_plan = threading.Event()  # set while no plan is being made (warm-up may run)
+        # Set while no plan is being made and no model question is being asked: the warm-up
+        # runs its steps only then (hold_warm_up).
+        self._no_plan = threading.Event()
         self._no_plan.set()
-        self._plans_running = 0
-        self._plans_lock = threading.Lock()
+        self._busy_count = 0
+        self._busy_lock = threading.Lock()
         self._model_stream: ModelStream | None = None
 
     # -- store and profile --------------------------------------------------------------------
@@ -259,16 +261,24 @@ class Runtime:
     def plan_fill(self, request: FillRequest, request_key: str) -> dict[str, Any]:
         """Decide every field, store the run, and return the plan (the first answer on a retry).
         The warm-up waits meanwhile."""
-        with self._plans_lock:
-            self._plans_running += 1
-            self._no_plan.clear()
+        self.hold_warm_up()
         try:
             return self._plan_fill(request, request_key)
         finally:
-            with self._plans_lock:
-                self._plans_running -= 1
-                if not self._plans_running:
-                    self._no_plan.set()
+            self.release_warm_up()
+
+    def hold_warm_up(self) -> None:
+        """Until release_warm_up(): a Fill's plan or its model questions are under way, and the
+        warm-up waits (its steps would only take the interpreter from them)."""
+        with self._busy_lock:
+            self._busy_count += 1
+            self._no_plan.clear()
+
+    def release_warm_up(self) -> None:
+        with self._busy_lock:
+            self._busy_count -= 1
+            if not self._busy_count:
+                self._no_plan.set()
 
     def _plan_fill(self, request: FillRequest, request_key: str) -> dict[str, Any]:
         store = self.store()

@@ -161,3 +161,51 @@ def test_warm_up_waits_while_a_plan_is_made(
     assert stepped.wait(60), "the warm-up never ran once the plan was answered"
     runtime.close()
     assert during_plan == [False], "a warm-up step ran while the plan was being made"
+
+
+def test_warm_up_waits_while_the_model_is_asked(
+    relay_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A streamed plan's model questions come next on a fresh bridge's way to the model's answers
+    (their preparation reads the resume): the warm-up waits until they are done, too."""
+    from bridge.forms import FillRequest
+    from bridge.llm import EscalationResult
+
+    del relay_home
+    monkeypatch.setenv("RELAY_LLM_API_BASE", "http://127.0.0.1:9/v1")
+    monkeypatch.setattr(bridge.llm.client, "load", lambda: None)
+    asking, may_answer = threading.Event(), threading.Event()
+    paused_or_stepped, stepped = threading.Event(), threading.Event()
+    during_model: list[bool] = []
+
+    def slow_model(request: object, loaded: object, decisions: list[object], *rest: object
+                   ) -> EscalationResult:
+        asking.set()
+        may_answer.wait(60)
+        return EscalationResult(decisions=decisions, status="llm: stand-in")
+
+    def step() -> None:
+        during_model.append(not may_answer.is_set())
+        paused_or_stepped.set()
+        stepped.set()
+
+    monkeypatch.setattr(bridge.rules.engine, "warm_steps", lambda: [step])
+    runtime = Runtime(profile_path=SAMPLE_PROFILE)
+    runtime.emit = lambda event: True
+    monkeypatch.setattr(runtime, "escalate_for", slow_model)
+    no_plan = _NotedEvent(paused_or_stepped)
+    no_plan.set()
+    runtime._no_plan = no_plan
+    request = FillRequest.model_validate({"url": "http://127.0.0.1/apply", "stream": True,
+                                          "frames": [{"fields": [
+        {"id": "f1", "widget": "textarea", "label": "Describe a system you designed"}]}]})
+    runtime.plan_fill(request, "plan-1")
+    try:
+        assert asking.wait(60), "the plan asked the model nothing"
+        runtime.warm_up()
+        assert paused_or_stepped.wait(60), "the warm-up neither paused nor ran"
+    finally:
+        may_answer.set()
+    assert stepped.wait(60), "the warm-up never ran once the model had answered"
+    runtime.close()
+    assert during_model == [False], "a warm-up step ran while the model was being asked"
