@@ -80,8 +80,8 @@ class Runtime:
         self._planned = threading.Event()  # the first plan is answered: litellm may load
         # Set while no plan is being made and no model question is being asked: the warm-up
         # runs its steps only then (hold_warm_up).
-        self._no_plan = threading.Event()
-        self._no_plan.set()
+        self._idle = threading.Event()
+        self._idle.set()
         self._busy_count = 0
         self._busy_lock = threading.Lock()
         self._model_stream: ModelStream | None = None
@@ -179,7 +179,7 @@ class Runtime:
         the model while the import runs waits only for what is left of it (its answers stream
         in), and one that does not is never held up by it. A second thread replays pending
         deliveries, then loads the rules engine, the profile and the rules' data, step by step,
-        pausing while a plan is being made."""
+        pausing while a Fill's plan or model questions are under way."""
         if self._warmed:
             return
         self._warmed = True
@@ -190,11 +190,12 @@ class Runtime:
         threading.Thread(target=self._warm, name="relay-warm-up", daemon=True).start()
 
     def _warm(self) -> None:
-        # Between steps it waits while a plan is being made (the plan loads what it needs
-        # itself; a step it does not need would only take the interpreter from it), and stops
-        # once the port has closed: a closed bridge loads nothing more.
+        # Between steps it waits while a Fill's plan or model questions are under way (they
+        # load what they need themselves; a step they do not need would only take the
+        # interpreter from them), and stops once the port has closed: a closed bridge loads
+        # nothing more.
         for step in self._warm_steps():
-            self._no_plan.wait()
+            self._idle.wait()
             if self._closing.is_set():
                 return
             try:
@@ -272,13 +273,13 @@ class Runtime:
         warm-up waits (its steps would only take the interpreter from them)."""
         with self._busy_lock:
             self._busy_count += 1
-            self._no_plan.clear()
+            self._idle.clear()
 
     def release_warm_up(self) -> None:
         with self._busy_lock:
             self._busy_count -= 1
             if not self._busy_count:
-                self._no_plan.set()
+                self._idle.set()
 
     def _plan_fill(self, request: FillRequest, request_key: str) -> dict[str, Any]:
         store = self.store()

@@ -146,7 +146,7 @@ def test_warm_up_waits_while_a_plan_is_made(
     runtime = Runtime(profile_path=SAMPLE_PROFILE)
     no_plan = _NotedEvent(paused_or_stepped)
     no_plan.set()
-    runtime._no_plan = no_plan
+    runtime._idle = no_plan
     request = FillRequest.model_validate({"url": "http://127.0.0.1/apply", "frames": [{"fields": [
         {"id": "f1", "widget": "text", "name": "first_name", "label": "First name"}]}]})
     planner = threading.Thread(target=runtime.plan_fill, args=(request, "plan-1"))
@@ -195,7 +195,7 @@ def test_warm_up_waits_while_the_model_is_asked(
     monkeypatch.setattr(runtime, "escalate_for", slow_model)
     no_plan = _NotedEvent(paused_or_stepped)
     no_plan.set()
-    runtime._no_plan = no_plan
+    runtime._idle = no_plan
     request = FillRequest.model_validate({"url": "http://127.0.0.1/apply", "stream": True,
                                           "frames": [{"fields": [
         {"id": "f1", "widget": "textarea", "label": "Describe a system you designed"}]}]})
