@@ -88,8 +88,9 @@ PRESS_AFTER_LOAD_MS = 1100
 AIM_FIRST_MS = 300
 AIM_OVER_MS = 200
 
-# A cold bridge's work before the first plan's reply, phase by phase, in a fresh interpreter:
-# CPU time (not wall time, which load inflates) and the modules each phase imports.
+# A cold bridge's work up to the first plan's reply, phase by phase, in a fresh interpreter, and
+# the warm-up's remaining steps, which wait until the plan is answered: CPU time (not wall time,
+# which load inflates) and the modules each phase imports.
 COLD_PHASES = r"""
 import json, sys, time
 from pathlib import Path
@@ -104,11 +105,9 @@ def start():
     from bridge.host import main  # what the host imports to answer hello
     from bridge.runtime import Runtime
     state["rt"] = Runtime(profile_path=Path(sys.argv[1]))
-def warm():
+def modules():
     import bridge.rules.engine
     state["rt"].profile()
-    for step in bridge.rules.engine.warm_steps():
-        step()
 def model_layer():
     from bridge.llm import load_config
     load_config()
@@ -116,8 +115,13 @@ def plan():
     from bridge.forms import FillRequest
     rt = state["rt"]
     rt.plan_fill(FillRequest.model_validate_json(Path(sys.argv[2]).read_text()), "cold")
-for name, work in (("start and hello", start), ("rules and profile", warm),
-                   ("model layer (no litellm)", model_layer), ("first plan", plan)):
+def later():
+    import bridge.rules.engine
+    for step in bridge.rules.engine.warm_steps():
+        step()
+for name, work in (("start and hello", start), ("engine and profile", modules),
+                   ("model layer (no litellm)", model_layer),
+                   ("first plan (its rules' data)", plan), ("the rest, after the plan", later)):
     phase(name, work)
 print(json.dumps(out))
 """
@@ -136,8 +140,9 @@ def aims(firsts: dict[str, float], overs: dict[str, float]) -> None:
 
 
 def cold_phases(scratch: Path) -> None:
-    """Where a cold bridge's CPU goes before its first plan (the phases the warm-up overlaps
-    with the wait for the page and its snapshot once the port opens at Fill)."""
+    """Where a cold bridge's CPU goes up to its first plan (what the warm-up overlaps with the
+    wait for the page and its snapshot once the port opens at Fill), and what it leaves for
+    after the plan."""
     import json
     import subprocess
 
@@ -155,10 +160,10 @@ def cold_phases(scratch: Path) -> None:
     done = subprocess.run([sys.executable, "-c", COLD_PHASES, str(PROFILE),
                            str(scratch / "plan.json")], capture_output=True, text=True,
                           cwd=REPO, env=env, timeout=300, check=True)
-    print("\na cold bridge's CPU before its first plan (fresh interpreter, no model)")
-    print(f"{'phase':<28}{'CPU ms':>8}{'modules':>9}")
+    print("\na cold bridge's CPU up to its first plan (fresh interpreter, no model)")
+    print(f"{'phase':<30}{'CPU ms':>8}{'modules':>9}")
     for name, cpu_ms, modules in json.loads(done.stdout.splitlines()[-1]):
-        print(f"{name:<28}{cpu_ms:>8.0f}{modules:>9}")
+        print(f"{name:<30}{cpu_ms:>8.0f}{modules:>9}")
 
 
 def main() -> None:
