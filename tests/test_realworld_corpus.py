@@ -25,8 +25,10 @@ from tests.realworld_scoring import (
     PageScore,
     aim_figures,
     corpus_pages,
+    draw_held_out,
     expect_chromium,
     expect_ddg,
+    held_out,
     load_facts,
     prepare,
     score_pages,
@@ -191,3 +193,11 @@ def test_select_scored_by_value_or_text(facts: Facts) -> None:
     after = _control("string:CA", tag="select", selected_index=5, option_text="California")
     assert verdict(before, after, expect_ddg("addressProvince", facts, False)) == "correct"
     assert verdict(before, before, expect_ddg("addressProvince", facts, False)) == "left"
+
+
+def test_held_out_pages_are_the_seeded_draw() -> None:
+    """The held-out list is the seeded draw over the corpus, not a hand-picked one."""
+    kept = held_out()
+    names = [p.name for p in _pages()]
+    assert len(set(names)) == len(names), "page names must be unique to hold pages out by name"
+    assert kept.pages == draw_held_out(names, kept.seed, kept.count)
