@@ -70,6 +70,20 @@ def test_a_name_for_a_new_account_is_left(label: str, kw: dict[str, str]) -> Non
     assert filled(d).startswith("("), (d.key, d.value, d.reason)
 
 
+@pytest.mark.parametrize("ident", ["formusername", "new_formusername", "loginname", "userid"])
+def test_a_bare_name_label_over_a_user_name_id_is_the_user_name(ident: str) -> None:
+    # "name" in a log-in table, the id gluing "user" and "name" into one word: not the person.
+    d = one(field("name", name=ident, html_id=f"already_{ident}"), url=SIGNUP)
+    assert d.key == "account.username" and d.status.value == "flag", (d.key, d.reason)
+    assert d.value == "ada.lovelace@example.com"
+
+
+def test_a_name_label_that_says_more_stays_the_name_whatever_the_id() -> None:
+    d = one(field("Full legal name", name="formusername"), url=SIGNUP)
+    assert d.key == "name.full" and d.value == "Ada Quinn Lovelace"
+    assert one(field("name", name="first_name"), url=SIGNUP).key != "account.username"
+
+
 def test_a_nickname_on_a_job_application_is_the_preferred_name() -> None:
     ds = run(field("Nickname"), field("Resume", "file"), url="https://example.com/careers/apply")
     assert ds[0].value == "Ada"

@@ -359,11 +359,26 @@ def _classify(
     conf = min(0.99, score)
     if others and max(others) >= 0.8 * score:
         conf *= 0.75
+    if key.startswith("name.") and _user_name_id(ft):
+        # A bare "Name" beside an id that says user name ("formusername"): the log-in's name.
+        return Classified("account.username", 0.8, "patterns:name (a user name, labelled Name)")
     attr = _attr_of(hits, key)
     said = {h.attr for h in hits if h.key == key}
     if ft.texts["label"] and not said & {"label", "aria", "placeholder"}:
         conf *= 0.5  # the visible label says something else; the id alone is weak evidence
     return Classified(key, conf, f"patterns:{attr}")
+
+
+# An account's user name glued into one identifier word, where the word splitter cannot see it.
+_USER_NAME_ID = re.compile(r"user_?name|userid|login_?name|loginid", re.IGNORECASE)
+
+
+def _user_name_id(ft: FieldText) -> bool:
+    """The label is a bare name word or two and an identifier says user name in one glued word."""
+    short = 0 < len(ft.texts["label"]) <= 2 or (
+        not ft.texts["label"] and 0 < len(ft.texts["placeholder"]) <= 2
+    )
+    return short and bool(_USER_NAME_ID.search(ft.ids.get("any", "")))
 
 
 def _compatible(a: str, b: str) -> bool:
