@@ -84,6 +84,14 @@ def test_a_name_label_that_says_more_stays_the_name_whatever_the_id() -> None:
     assert one(field("name", name="first_name"), url=SIGNUP).key != "account.username"
 
 
+def test_a_firm_name_is_a_company_never_the_persons_name() -> None:
+    # An id alone ("firmName" under a label Relay does not read), and the label itself.
+    for f in (field("Место работы", name="firmName", html_id="firmName"), field("Firm name")):
+        d = one(f, url=SIGNUP)
+        assert d.key == "work.company" and d.value == "", (d.key, d.reason)
+    assert one(field("Firm name"), url="https://example.com/careers/apply").key == "work.company"
+
+
 def test_a_nickname_on_a_job_application_is_the_preferred_name() -> None:
     ds = run(field("Nickname"), field("Resume", "file"), url="https://example.com/careers/apply")
     assert ds[0].value == "Ada"
