@@ -43,6 +43,34 @@ def test_codes_and_captchas_are_never_filled(label: str, kw: dict[str, str]) -> 
     assert d.status.value == "never" and d.value == "", (d.key, d.reason)
 
 
+@pytest.mark.parametrize(
+    ("label", "value"),
+    [("Street address", "2710 Mission St, Apt 4"), ("Email Address", "ada.lovelace@example.com")],
+)
+def test_a_password_token_on_a_box_labelled_as_something_else_is_read_by_its_label(
+    label: str, value: str
+) -> None:
+    # autocomplete="new-password" on a text box: the site's way to keep browsers out of it.
+    d = one(field(label, autocomplete="new-password"), url=SIGNUP)
+    assert d.value == value, (d.key, d.reason)
+
+
+@pytest.mark.parametrize(
+    ("label", "kw"),
+    [
+        ("Street address", {"type": "password", "widget": "password"}),
+        ("Choose a password", {}),
+        ("", {}),
+        ("Enter it again", {}),
+    ],
+)
+def test_a_password_token_stays_never_where_the_label_does_not_say_otherwise(
+    label: str, kw: dict[str, str]
+) -> None:
+    d = one(field(label, autocomplete="new-password", **kw), url=SIGNUP)
+    assert d.status.value == "never" and d.value == "", (d.key, d.reason)
+
+
 def test_a_phone_box_that_says_a_code_will_be_sent_is_still_the_phone() -> None:
     d = one(field("Mobile No. (A one-time password will be sent via SMS to you.)", "tel"))
     assert d.key == "phone.full" and d.value

@@ -117,7 +117,7 @@ def never_reason(field: FormField, ft: FieldText) -> str | None:
         return "never.password:password input"
     if field.widget == Widget.HIDDEN or field.type.casefold() == "hidden":
         return "never.honeypot:hidden input"
-    auto = autocomplete_key(field)
+    auto = _own_autocomplete(field, ft)
     if auto and auto[0].startswith("never."):
         return f"{auto[0]}:autocomplete {auto[1]}"
     hits = ft.hits()
@@ -131,6 +131,19 @@ def never_reason(field: FormField, ft: FieldText) -> str | None:
         if score >= bar and (key == "never.honeypot" or score >= margin * _best_other(totals)):
             return f"{key}:{_attr_of(hits, key)} says {key.split('.', 1)[1]}"
     return None
+
+
+def _own_autocomplete(field: FormField, ft: FieldText) -> tuple[str, str] | None:
+    """The autocomplete token, unless it is a password token on a box that is no password input
+    and whose visible label plainly asks something else: sites write autocomplete="new-password"
+    on a street or email box to keep browsers from filling it, and the label says what it is."""
+    auto = autocomplete_key(field)
+    if auto is None or auto[0] != "never.password" or field.type.casefold() == "password":
+        return auto
+    seen = [h for h in ft.hits() if h.attr in ("label", "aria", "placeholder")]
+    if not seen or any(h.key.startswith("never.") for h in seen):
+        return auto
+    return None if max(h.score for h in seen) >= 0.8 else auto
 
 
 def _best_other(totals: dict[str, float]) -> float:
@@ -299,7 +312,7 @@ def _section_kind(section: tuple[str, ...]) -> tuple[bool, bool, bool]:
 def _classify(
     field: FormField, ft: FieldText, active: tuple[ad.Adapter, ...], page: Page
 ) -> Classified | None:
-    auto = autocomplete_key(field)
+    auto = _own_autocomplete(field, ft)
     if auto:
         narrow = _narrower_label(auto[0], ft)
         if narrow:
