@@ -120,6 +120,15 @@ def test_a_firm_name_is_a_company_never_the_persons_name() -> None:
     assert one(field("Firm name"), url="https://example.com/careers/apply").key == "work.company"
 
 
+@pytest.mark.parametrize("label", ["メールアドレス", "", "Login"])
+@pytest.mark.parametrize("sample", ["name@example.com", "jane.doe@company.co.uk"])
+def test_a_sample_email_as_placeholder_asks_the_email_not_a_name(label: str, sample: str) -> None:
+    # Read as words, "name@example.com" and "jane.doe@…" would ask a name.
+    d = one(field(label, placeholder=sample), url=SIGNUP)
+    assert d.key.startswith(("basics.email", "account.username")), (d.key, d.reason)
+    assert d.value == "ada.lovelace@example.com"
+
+
 def test_a_nickname_on_a_job_application_is_the_preferred_name() -> None:
     ds = run(field("Nickname"), field("Resume", "file"), url="https://example.com/careers/apply")
     assert ds[0].value == "Ada"
