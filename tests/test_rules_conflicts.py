@@ -129,6 +129,15 @@ def test_a_sample_email_as_placeholder_asks_the_email_not_a_name(label: str, sam
     assert d.value == "ada.lovelace@example.com"
 
 
+def test_a_bare_name_id_under_a_label_relay_cannot_read_is_left() -> None:
+    # "Имя пользователя" is a user name; the id `name` alone cannot tell it from the person's.
+    d = one(field("Имя пользователя: *", name="name", html_id="edit-name"), url=SIGNUP)
+    assert d.value == "" and d.key == "name.full", d.reason
+    # An id that says more, or a label Relay reads, still speaks.
+    assert one(field("Имя", name="firstName"), url=SIGNUP).value == "Ada"
+    assert one(field("Full name", name="name"), url=SIGNUP).value == "Ada Quinn Lovelace"
+
+
 def test_a_nickname_on_a_job_application_is_the_preferred_name() -> None:
     ds = run(field("Nickname"), field("Resume", "file"), url="https://example.com/careers/apply")
     assert ds[0].value == "Ada"

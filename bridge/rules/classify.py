@@ -372,6 +372,9 @@ def _classify(
     conf = min(0.99, score)
     if others and max(others) >= 0.8 * score:
         conf *= 0.75
+    if key == "name.full" and _bare_name_id_under_unread_label(field, ft, hits):
+        # Log-in and sign-up forms call the user name "name" too (Drupal does): unsure, left.
+        return Classified(key, 0.4, "patterns:name (only an id \"name\"; the label unread)")
     if key.startswith("name.") and _user_name_id(ft):
         # A bare "Name" beside an id that says user name ("formusername"): the log-in's name.
         return Classified("account.username", 0.8, "patterns:name (a user name, labelled Name)")
@@ -380,6 +383,17 @@ def _classify(
     if ft.texts["label"] and not said & {"label", "aria", "placeholder"}:
         conf *= 0.5  # the visible label says something else; the id alone is weak evidence
     return Classified(key, conf, f"patterns:{attr}")
+
+
+def _bare_name_id_under_unread_label(field: FormField, ft: FieldText, hits: list[Hit]) -> bool:
+    """The full name told only by the bare word "name" in an id, while the label is written in
+    a script Relay does not read ("Имя пользователя", a user name): nothing confirms it."""
+    unread = bool(field.label.strip()) and not ft.texts["label"]
+    if not unread or ft.texts["aria"] or ft.texts["placeholder"]:
+        return False
+    said = [h for h in hits if h.key == "name.full"]
+    names = ft.texts["name"]
+    return all(h.attr == "name" and names[h.start : h.end] == ("name",) for h in said)
 
 
 # An account's user name glued into one identifier word, where the word splitter cannot see it.
