@@ -252,3 +252,23 @@ def test_a_blocks_date_asked_in_parts_fills_each_part() -> None:
         field("Current role", "checkbox", section="Employment", attrs={"block": "job:0"}),
     )
     assert ds[1].value == "March" and ds[2].checked is True
+
+
+def test_years_in_a_field_count_the_jobs_whose_titles_name_it() -> None:
+    # Both jobs ("Senior Backend Engineer", "Software Engineer") share a word with the field.
+    d = one(field("How many years of experience do you have in backend software development?"))
+    assert (d.key, d.value, d.status.value) == ("work.years.in", "9", "flag"), d.reason
+    # Only the current job is a backend one: fewer years than in all.
+    d = one(field("Years of experience in backend", "number"))
+    assert d.status.value == "flag" and 0 < float(d.value) < 9, d.reason
+
+
+def test_years_in_a_field_no_job_title_names_are_left() -> None:
+    for asked in (
+        "Years of experience in data science",
+        "How many years of experience do you have in people management?",
+        "Years of experience in Python",
+        "Years of experience in the industry",
+    ):
+        d = one(field(asked))
+        assert d.value == "" and d.key == "work.years.in", (asked, d.reason)

@@ -19,6 +19,7 @@ APPLICATION_KEYS = frozenset(
         "auth.work",
         "sponsorship",
         "work.years",
+        "work.years.in",
         "work.previous_here",
         "notice",
         "salary",

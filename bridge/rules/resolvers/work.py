@@ -33,9 +33,13 @@ def years_of_experience(lp: LoadedProfile) -> float | None:
     app = lp.profile.application
     if app.yearsOfExperience is not None:
         return app.yearsOfExperience
-    # Derived from work dates, overlapping jobs counted once.
+    return _years_of(lp.profile.work)
+
+
+def _years_of(jobs: list[Work]) -> float | None:
+    """Years the jobs span by their dates, overlapping jobs counted once."""
     spans: list[tuple[date, date]] = []
-    for job in lp.profile.work:
+    for job in jobs:
         start = parse_iso(job.startDate)
         end = parse_iso(job.endDate) or date.today()
         if start and end > start:
@@ -61,6 +65,43 @@ def _names_a_skill(ft: FieldText, lp: LoadedProfile) -> str:
     listed = {fold(k) for s in lp.profile.skills for k in (*s.keywords, s.name or "") if k}
     hits = sorted((words & _TECH) | {w for w in words if w in listed})
     return hits[0] if hits else ""
+
+
+# Words of a field's name that say nothing of the field itself, and title words that say
+# nothing of it either ("Senior", "Engineer").
+_FIELD_NOISE = frozenset(
+    "a an the of and or your our this my field fields area areas role roles position positions "
+    "industry space domain professional relevant experience".split()
+)
+_TITLE_NOISE = frozenset(
+    "senior junior lead head staff principal chief associate assistant intern trainee engineer "
+    "engineers developer manager specialist consultant i ii iii iv sr jr".split()
+)
+
+
+def _years_in(ask: Ask) -> Result:
+    """ "Years of experience in backend software development": the years of the jobs whose titles
+    share a word with the field asked (a "Software Engineer" and a "Backend Engineer" both
+    count), flagged for review; a field no job title names is left."""
+    skill = _names_a_skill(ask.ft, ask.lp)
+    if skill:
+        return Missing(f"asks years with {skill}; the profile has only total years")
+    words = ask.ft.question.split()
+    after = words[len(words) - words[::-1].index("in") :] if "in" in words else []
+    asked = {w for w in after if w not in _FIELD_NOISE}
+    if not asked:
+        return Missing("asks years in a field it does not name")
+    jobs = ask.lp.profile.work
+    named = [j for j in jobs if (set(fold(j.position or "").split()) - _TITLE_NOISE) & asked]
+    if not named:
+        return Missing(f"no job title in the profile names {' '.join(after)}")
+    years = years_of_experience(ask.lp) if len(named) == len(jobs) else _years_of(named)
+    if years is None:
+        return Missing("no dates for those jobs in the profile")
+    titles = ", ".join(sorted({j.position or "" for j in named}))
+    return Answer(
+        "number", num_text(years), number=years, review=True, note=f"years as {titles}"
+    )
 
 
 def _worked_here(ask: Ask) -> Result:
@@ -141,6 +182,8 @@ def resolve(ask: Ask) -> Result:
         if years is None:
             return Missing("no experience in the profile")
         return Answer("number", num_text(years), number=years)
+    if key == "work.years.in":
+        return _years_in(ask)
     if key == "work.previous_here":
         return _worked_here(ask)
     if key == "basics.summary":
