@@ -138,3 +138,18 @@ def test_two_spanish_surnames() -> None:
 def test_name_parts_in_ids_written_in_other_languages(ident: str, value: str) -> None:
     d = one(field("", name=ident), url="https://example.com/register")
     assert d.value == value, (d.key, d.reason)
+
+
+@pytest.mark.parametrize(
+    ("label", "widget", "key"),
+    [
+        ("Site ou portefólio", "text", "links.website"),
+        ("Período de pré-aviso", "text", "notice"),
+        ("Como teve conhecimento desta vaga?", "combobox", "how_heard"),
+        ("Em que línguas consegue trabalhar?", "checkbox_group", "languages.pick"),
+    ],
+)
+def test_european_portuguese_wordings(label: str, widget: str, key: str) -> None:
+    # Portugal's Portuguese says portefólio, pré-aviso, línguas where Brazil's says portfólio,
+    # aviso prévio, idiomas.
+    assert best_key(label, widget) == key

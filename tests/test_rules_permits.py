@@ -110,6 +110,8 @@ ROWS: list[tuple[str, str, str, str, bool]] = [
     ("pt", "Possui autorização de residência que lhe permita trabalhar em Portugal?", "PT", "A",
      False),
     ("pt", "Tem o direito de trabalhar no Reino Unido?", "GB", "A", False),
+    ("pt", "Tem autorização legal para trabalhar nos Estados Unidos?", "US", "A", False),
+    ("pt", "Precisa de autorização legal para trabalhar na Alemanha?", "DE", "!A", False),
     ("pt", "Pode trabalhar na Espanha sem patrocínio de visto?", "ES", "A&!S", False),
     ("pt", "Necessitará de visto de trabalho para a França?", "FR", "S", False),
     ("pt", "Você está legalmente autorizado a trabalhar no país da vaga?", "BR", "A", True),
