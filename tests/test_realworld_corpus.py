@@ -105,11 +105,12 @@ def test_nothing_submitted_and_no_navigation(scores: list[PageScore]) -> None:
     assert not navigated, f"pages navigated during the Fill: {navigated}"
 
 
-# Reached on the no-autocomplete pass (issue 9); raise them as the rules get better. Six of the
-# wrong fills left are corpus labels that disagree with the page ("zipCode", "primaryPhone" and a
-# "College" box labelled as other types), counted as the scorer counts them.
-RIGHT_FLOOR = 0.915
-WRONG_CAP = 10
+# Reached on the no-autocomplete pass (issue 9: 92.8%, 7 wrong); raise them as the rules get
+# better. Three of the wrong fills left are corpus labels that disagree with the page (an
+# "Address" and a "Phone" box labelled as user names, a "College" box as a phone), counted as the
+# scorer counts them; four are on the held-out pages (bench/data/realworld_held_out.json).
+RIGHT_FLOOR = 0.925
+WRONG_CAP = 7
 
 
 @pytest.mark.e2e
