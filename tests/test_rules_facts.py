@@ -272,3 +272,37 @@ def test_years_in_a_field_no_job_title_names_are_left() -> None:
     ):
         d = one(field(asked))
         assert d.value == "" and d.key == "work.years.in", (asked, d.reason)
+
+
+MONTHS = ["", "January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December"]
+
+
+def test_a_block_field_between_two_of_its_blocks_fields_takes_that_block() -> None:
+    # A month list the snapshot could not place, between its block's company and year boxes.
+    emp = "Employment"
+    ds = run(
+        field("Company", attrs={"block": "job:0"}),
+        field("Start date year", section=emp, attrs={"block": "job:0"}),
+        field("Company", attrs={"block": "job:1"}),
+        field("Start date month", "select", section=emp, options=MONTHS),
+        field("Start date year", section=emp, attrs={"block": "job:1"}),
+        field("End date month", "select", section=emp, options=MONTHS),
+        url="https://example.com/careers/apply",
+    )
+    assert [d.value for d in ds[:5]] == [
+        "Analytical Engines Inc", "2021", "Difference Labs", "June", "2017",
+    ], [d.reason for d in ds]
+    # After the last placed field, nothing says which block it is: left.
+    assert ds[5].value == "", ds[5].reason
+
+
+def test_a_block_field_between_two_blocks_is_left() -> None:
+    emp = "Employment"
+    ds = run(
+        field("Company", attrs={"block": "job:0"}),
+        field("Start date month", "select", section=emp, options=MONTHS),
+        field("Company", attrs={"block": "job:1"}),
+        url="https://example.com/careers/apply",
+    )
+    assert ds[1].value == "", ds[1].reason
