@@ -306,3 +306,17 @@ def test_a_block_field_between_two_blocks_is_left() -> None:
         url="https://example.com/careers/apply",
     )
     assert ds[1].value == "", ds[1].reason
+
+
+def test_the_language_to_be_written_to_in_is_the_native_one_for_review() -> None:
+    for label, opts, want in (
+        ("Preferred language of correspondence", ["", "English", "French"], "English"),
+        ("Langue de correspondance", ["", "Anglais", "Français"], "Anglais"),
+        ("Bevorzugte Sprache", ["", "Deutsch", "Englisch"], "Englisch"),
+    ):
+        d = run(field(label, "select", options=opts), url="https://example.com/careers/apply")[0]
+        assert (d.key, d.value, d.status.value) == ("language.preferred", want, "flag"), d.reason
+    # No single native language in the profile: left.
+    lp = profile(languages=[{"language": "English", "fluency": "Professional"}])
+    d = one(field("Preferred language", "select", options=["", "English", "French"]), lp=lp)
+    assert d.value == "", d.reason
