@@ -33,13 +33,9 @@ def years_of_experience(lp: LoadedProfile) -> float | None:
     app = lp.profile.application
     if app.yearsOfExperience is not None:
         return app.yearsOfExperience
-    return _years_of(lp.profile.work)
-
-
-def _years_of(jobs: list[Work]) -> float | None:
-    """Years the jobs span by their dates, overlapping jobs counted once."""
+    # Derived from work dates, overlapping jobs counted once.
     spans: list[tuple[date, date]] = []
-    for job in jobs:
+    for job in lp.profile.work:
         start = parse_iso(job.startDate)
         end = parse_iso(job.endDate) or date.today()
         if start and end > start:
@@ -80,9 +76,9 @@ _TITLE_NOISE = frozenset(
 
 
 def _years_in(ask: Ask) -> Result:
-    """ "Years of experience in backend software development": the years of the jobs whose titles
-    share a word with the field asked (a "Software Engineer" and a "Backend Engineer" both
-    count), flagged for review; a field no job title names is left."""
+    """ "Years of experience in backend software development": when every job's title shares a
+    word with the field asked (a "Software Engineer" and a "Backend Engineer" both do), the total
+    years, flagged for review; a field only some or no job titles name is left."""
     skill = _names_a_skill(ask.ft, ask.lp)
     if skill:
         return Missing(f"asks years with {skill}; the profile has only total years")
@@ -95,9 +91,12 @@ def _years_in(ask: Ask) -> Result:
     named = [j for j in jobs if (set(fold(j.position or "").split()) - _TITLE_NOISE) & asked]
     if not named:
         return Missing(f"no job title in the profile names {' '.join(after)}")
-    years = years_of_experience(ask.lp) if len(named) == len(jobs) else _years_of(named)
+    if len(named) < len(jobs):
+        # The other jobs may have been in that field too: how many years were is not known.
+        return Missing(f"only some of the profile's job titles name {' '.join(after)}")
+    years = years_of_experience(ask.lp)
     if years is None:
-        return Missing("no dates for those jobs in the profile")
+        return Missing("no experience in the profile")
     titles = ", ".join(sorted({j.position or "" for j in named}))
     return Answer(
         "number", num_text(years), number=years, review=True, note=f"years as {titles}"
