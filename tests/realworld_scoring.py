@@ -11,6 +11,7 @@ The runner (`score_pages`) is shared by bench/fill_realworld.py and tests/test_r
 from __future__ import annotations
 
 import json
+import random
 import re
 import unicodedata
 from collections import deque
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "realworld"
+HELD_OUT = REPO / "bench" / "data" / "realworld_held_out.json"
 
 # The groups the issue's aim is about, in print order; "other", "blank" and "never" are extra.
 AIM_GROUPS = (
@@ -97,6 +99,23 @@ def corpus_pages(root: Path = CORPUS) -> list[CorpusPage]:
             rows = parse_out(out.read_text(encoding="utf-8"))
             pages.append(CorpusPage(stem, rel, "chromium", rows=tuple(rows), labelled=len(rows)))
     return pages
+
+
+class HeldOut(BaseModel):
+    """Pages kept out of rules work: drawn at random once, scored apart, never looked at."""
+
+    seed: int
+    count: int
+    pages: list[str]
+
+
+def draw_held_out(names: Sequence[str], seed: int, count: int) -> list[str]:
+    """The seeded draw behind bench/data/realworld_held_out.json (a test checks the file is it)."""
+    return sorted(random.Random(seed).sample(sorted(names), count))
+
+
+def held_out(path: Path = HELD_OUT) -> HeldOut:
+    return HeldOut.model_validate_json(path.read_text(encoding="utf-8"))
 
 
 def parse_out(text: str) -> list[Row]:

@@ -23,10 +23,10 @@ pytestmark = [pytest.mark.timeout(900), pytest.mark.long]
 SLUGS = [folder.name for folder, _ in fixture_specs()]
 SENSITIVE = {"work_auth", "sponsorship", "eeo"}
 # A regression floor under today's share of right answers over all fixtures (78% when the twelve
-# fixtures of issue 9 were added, about 95% once their misses' classes were fixed: see the bench),
+# fixtures of issue 9 were added, 97.5% once their misses' classes were fixed: see the bench),
 # with room for a slow typeahead on a loaded machine: a drop below it means a part of the path
 # broke.
-MIN_CORRECT_SHARE = 0.85
+MIN_CORRECT_SHARE = 0.95
 # What the current code is known to get wrong (measured on the commit named in the new fixtures'
 # first_sight). These are fixes still to make, not allowances: anything new fails the test.
 KNOWN_VIOLATIONS: set[tuple[str, str]] = set()
@@ -35,11 +35,12 @@ KNOWN_SENSITIVE_WRONG: set[tuple[str, str]] = set()
 MIN_STEP_REACHED = {
     # taleo: its Source list shows only after a source type is picked; the Fill's later round
     # plans it once shown (issue 9.1). oracle-cx: its State list, enabled once Country is chosen,
-    # is planned by a later round (a control enabled since the snapshot is a change).
+    # is planned by a later round (a control enabled since the snapshot is a change), and its
+    # "years of experience in backend software development" is answered from the job titles.
     # workday-wizard: each work block's "I currently work here" is its own box (they share a
     # name), and a yes/no question in a text box may follow a preamble sentence.
     "jobvite": 2, "smartrecruiters": 2, "taleo": 4, "workday": 7,
-    "oracle-cx": 4, "smartrecruiters-ca": 2, "successfactors-de": 2, "workday-wizard": 7,
+    "oracle-cx": 5, "smartrecruiters-ca": 2, "successfactors-de": 2, "workday-wizard": 7,
     "phenom-fr": 5,
 }
 

@@ -51,6 +51,15 @@ def test_the_job_title_never_goes_into_a_search_box() -> None:
         assert d.value == "" and d.key == "never.search", (f.label, d.key, d.reason)
 
 
+def test_a_short_label_that_starts_with_search_is_a_search_box() -> None:
+    for label in ("search by name", "Suche nach Stellen", "Rechercher un poste", "Buscar ofertas"):
+        d = run(field(label), url=APPLY)[0]
+        assert d.value == "" and d.key == "never.search", (label, d.key, d.reason)
+    # A question that merely starts so is not.
+    d = run(field("Search firm that referred you, if any, and your full name"), url=APPLY)[0]
+    assert d.key != "never.search"
+
+
 def test_a_location_typeahead_typed_as_search_still_takes_the_city() -> None:
     d = run(field("City", "combobox", type="search"), url=APPLY)[0]
     assert d.value == "San Francisco", d.reason

@@ -43,6 +43,34 @@ def test_codes_and_captchas_are_never_filled(label: str, kw: dict[str, str]) -> 
     assert d.status.value == "never" and d.value == "", (d.key, d.reason)
 
 
+@pytest.mark.parametrize(
+    ("label", "value"),
+    [("Street address", "2710 Mission St, Apt 4"), ("Email Address", "ada.lovelace@example.com")],
+)
+def test_a_password_token_on_a_box_labelled_as_something_else_is_read_by_its_label(
+    label: str, value: str
+) -> None:
+    # autocomplete="new-password" on a text box: the site's way to keep browsers out of it.
+    d = one(field(label, autocomplete="new-password"), url=SIGNUP)
+    assert d.value == value, (d.key, d.reason)
+
+
+@pytest.mark.parametrize(
+    ("label", "kw"),
+    [
+        ("Street address", {"type": "password", "widget": "password"}),
+        ("Choose a password", {}),
+        ("", {}),
+        ("Enter it again", {}),
+    ],
+)
+def test_a_password_token_stays_never_where_the_label_does_not_say_otherwise(
+    label: str, kw: dict[str, str]
+) -> None:
+    d = one(field(label, autocomplete="new-password", **kw), url=SIGNUP)
+    assert d.status.value == "never" and d.value == "", (d.key, d.reason)
+
+
 def test_a_phone_box_that_says_a_code_will_be_sent_is_still_the_phone() -> None:
     d = one(field("Mobile No. (A one-time password will be sent via SMS to you.)", "tel"))
     assert d.key == "phone.full" and d.value
@@ -68,6 +96,46 @@ def test_a_user_name_is_offered_the_email_for_review_never_the_name() -> None:
 def test_a_name_for_a_new_account_is_left(label: str, kw: dict[str, str]) -> None:
     d = one(field(label, **kw), url=SIGNUP)
     assert filled(d).startswith("("), (d.key, d.value, d.reason)
+
+
+@pytest.mark.parametrize("ident", ["formusername", "new_formusername", "loginname", "userid"])
+def test_a_bare_name_label_over_a_user_name_id_is_the_user_name(ident: str) -> None:
+    # "name" in a log-in table, the id gluing "user" and "name" into one word: not the person.
+    d = one(field("name", name=ident, html_id=f"already_{ident}"), url=SIGNUP)
+    assert d.key == "account.username" and d.status.value == "flag", (d.key, d.reason)
+    assert d.value == "ada.lovelace@example.com"
+
+
+def test_a_name_label_that_says_more_stays_the_name_whatever_the_id() -> None:
+    d = one(field("Full legal name", name="formusername"), url=SIGNUP)
+    assert d.key == "name.full" and d.value == "Ada Quinn Lovelace"
+    assert one(field("name", name="first_name"), url=SIGNUP).key != "account.username"
+
+
+def test_a_firm_name_is_a_company_never_the_persons_name() -> None:
+    # An id alone ("firmName" under a label Relay does not read), and the label itself.
+    for f in (field("Место работы", name="firmName", html_id="firmName"), field("Firm name")):
+        d = one(f, url=SIGNUP)
+        assert d.key == "work.company" and d.value == "", (d.key, d.reason)
+    assert one(field("Firm name"), url="https://example.com/careers/apply").key == "work.company"
+
+
+@pytest.mark.parametrize("label", ["メールアドレス", "", "Login"])
+@pytest.mark.parametrize("sample", ["name@example.com", "jane.doe@company.co.uk"])
+def test_a_sample_email_as_placeholder_asks_the_email_not_a_name(label: str, sample: str) -> None:
+    # Read as words, "name@example.com" and "jane.doe@…" would ask a name.
+    d = one(field(label, placeholder=sample), url=SIGNUP)
+    assert d.key.startswith(("basics.email", "account.username")), (d.key, d.reason)
+    assert d.value == "ada.lovelace@example.com"
+
+
+def test_a_bare_name_id_under_a_label_relay_cannot_read_is_left() -> None:
+    # "Имя пользователя" is a user name; the id `name` alone cannot tell it from the person's.
+    d = one(field("Имя пользователя: *", name="name", html_id="edit-name"), url=SIGNUP)
+    assert d.value == "" and d.key == "name.full", d.reason
+    # An id that says more, or a label Relay reads, still speaks.
+    assert one(field("Имя", name="firstName"), url=SIGNUP).value == "Ada"
+    assert one(field("Full name", name="name"), url=SIGNUP).value == "Ada Quinn Lovelace"
 
 
 def test_a_nickname_on_a_job_application_is_the_preferred_name() -> None:

@@ -33,6 +33,15 @@ def test_employer_and_title_only_on_job_applications() -> None:
     assert ds[0].value == "Analytical Engines Inc"
 
 
+def test_a_gender_question_alone_does_not_make_a_sign_up_an_application() -> None:
+    gender = field("Gender", "select", options=["", "Female", "Male"])
+    ds = run(gender, field("Job title"), url="https://shop.example.com/register")
+    assert (ds[1].key, ds[1].status.value) == ("work.title", "leave"), ds[1].reason
+    # Beside something only an application asks, the same fields are an application's.
+    ds = run(gender, field("Job title"), field("Resume", "file"), url=CHECKOUT)
+    assert ds[1].value == "Senior Backend Engineer"
+
+
 def test_autocomplete_organization_on_a_checkout_is_left() -> None:
     d = one(field("Company (optional)", autocomplete="organization"), url=CHECKOUT)
     assert d.key == "work.company" and d.status.value == "leave"

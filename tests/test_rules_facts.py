@@ -252,3 +252,72 @@ def test_a_blocks_date_asked_in_parts_fills_each_part() -> None:
         field("Current role", "checkbox", section="Employment", attrs={"block": "job:0"}),
     )
     assert ds[1].value == "March" and ds[2].checked is True
+
+
+def test_years_in_a_field_count_the_jobs_whose_titles_name_it() -> None:
+    # Both jobs ("Senior Backend Engineer", "Software Engineer") share a word with the field.
+    d = one(field("How many years of experience do you have in backend software development?"))
+    assert (d.key, d.value, d.status.value) == ("work.years.in", "9", "flag"), d.reason
+    # Only the current job's title says backend: how many of the other job's years were is not
+    # known, so it is left rather than under-counted.
+    d = one(field("Years of experience in backend", "number"))
+    assert d.value == "" and d.key == "work.years.in", d.reason
+
+
+def test_years_in_a_field_no_job_title_names_are_left() -> None:
+    for asked in (
+        "Years of experience in data science",
+        "How many years of experience do you have in people management?",
+        "Years of experience in Python",
+        "Years of experience in the industry",
+    ):
+        d = one(field(asked))
+        assert d.value == "" and d.key == "work.years.in", (asked, d.reason)
+
+
+MONTHS = ["", "January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December"]
+
+
+def test_a_block_field_between_two_of_its_blocks_fields_takes_that_block() -> None:
+    # A month list the snapshot could not place, between its block's company and year boxes.
+    emp = "Employment"
+    ds = run(
+        field("Company", attrs={"block": "job:0"}),
+        field("Start date year", section=emp, attrs={"block": "job:0"}),
+        field("Company", attrs={"block": "job:1"}),
+        field("Start date month", "select", section=emp, options=MONTHS),
+        field("Start date year", section=emp, attrs={"block": "job:1"}),
+        field("End date month", "select", section=emp, options=MONTHS),
+        url="https://example.com/careers/apply",
+    )
+    assert [d.value for d in ds[:5]] == [
+        "Analytical Engines Inc", "2021", "Difference Labs", "June", "2017",
+    ], [d.reason for d in ds]
+    # After the last placed field, nothing says which block it is: left.
+    assert ds[5].value == "", ds[5].reason
+
+
+def test_a_block_field_between_two_blocks_is_left() -> None:
+    emp = "Employment"
+    ds = run(
+        field("Company", attrs={"block": "job:0"}),
+        field("Start date month", "select", section=emp, options=MONTHS),
+        field("Company", attrs={"block": "job:1"}),
+        url="https://example.com/careers/apply",
+    )
+    assert ds[1].value == "", ds[1].reason
+
+
+def test_the_language_to_be_written_to_in_is_the_native_one_for_review() -> None:
+    for label, opts, want in (
+        ("Preferred language of correspondence", ["", "English", "French"], "English"),
+        ("Langue de correspondance", ["", "Anglais", "Français"], "Anglais"),
+        ("Bevorzugte Sprache", ["", "Deutsch", "Englisch"], "Englisch"),
+    ):
+        d = run(field(label, "select", options=opts), url="https://example.com/careers/apply")[0]
+        assert (d.key, d.value, d.status.value) == ("language.preferred", want, "flag"), d.reason
+    # No single native language in the profile: left.
+    lp = profile(languages=[{"language": "English", "fluency": "Professional"}])
+    d = one(field("Preferred language", "select", options=["", "English", "French"]), lp=lp)
+    assert d.value == "", d.reason

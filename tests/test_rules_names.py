@@ -58,3 +58,15 @@ def test_a_salutation_list_is_read_by_the_profiles_gender() -> None:
     assert one(field("Salutation")).value == ""
     lp = profile(application__eeo={"gender": "decline"})
     assert one(field("Anrede", "select", options=["Frau", "Herr"]), lp=lp).value == ""
+
+
+def test_pronouns_are_found_as_the_pages_language_writes_them() -> None:
+    opts = ["", "il/lui", "elle/elle", "iel/iel", "Je préfère ne pas répondre"]
+    ds = run(field("Pronoms", "select", options=opts), field("Prénom"), field("Nom de famille"),
+             title="Candidature : Ingénieur backend")
+    assert ds[0].key == "pronouns" and ds[0].value == "elle/elle", ds[0].reason
+    # "elle" is a neutral pronoun in Spanish: never taken there for "she/her".
+    opts = ["", "él", "elle", "ella"]
+    ds = run(field("Pronombres", "select", options=opts), field("Nombre"), field("Apellidos"),
+             title="Solicitud: Ingeniera de backend")
+    assert ds[0].value == "ella", ds[0].reason

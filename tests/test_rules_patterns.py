@@ -96,8 +96,10 @@ def test_names_and_ids(name: str, expected: str) -> None:
 
 
 def test_localized_patterns_do_not_read_ids() -> None:
-    # German words in an id are not read (only English patterns read name/id attributes).
-    assert best_key(name="vorname_feld") == ""
+    # German words in an id are not read (only English patterns read name/id attributes), but
+    # for the name parts that some records declare for ids (see below).
+    assert best_key(name="strasse_feld") == ""
+    assert best_key(name="vorname_feld") == "name.first"
 
 
 def test_why_questions_are_not_profile_fields() -> None:
@@ -119,3 +121,35 @@ def test_two_spanish_surnames() -> None:
     ds = run(field("Nombre"), field("Primer apellido"), field("Segundo apellido"), lp=lp)
     assert [d.value for d in ds] == ["María José", "García", "López"]
     assert ds[1].status.value == "flag"  # two surnames split by position: for review
+
+
+@pytest.mark.parametrize(
+    ("ident", "value"),
+    [
+        ("RegisterForm[vorname]", "Ada"),
+        ("RegisterForm[nachname]", "Lovelace"),
+        ("contact_voornaam", "Ada"),
+        ("achternaam", "Lovelace"),
+        ("prenom", "Ada"),
+        ("cliente_apellidos", "Lovelace"),
+        ("sobrenome", "Lovelace"),
+    ],
+)
+def test_name_parts_in_ids_written_in_other_languages(ident: str, value: str) -> None:
+    d = one(field("", name=ident), url="https://example.com/register")
+    assert d.value == value, (d.key, d.reason)
+
+
+@pytest.mark.parametrize(
+    ("label", "widget", "key"),
+    [
+        ("Site ou portefólio", "text", "links.website"),
+        ("Período de pré-aviso", "text", "notice"),
+        ("Como teve conhecimento desta vaga?", "combobox", "how_heard"),
+        ("Em que línguas consegue trabalhar?", "checkbox_group", "languages.pick"),
+    ],
+)
+def test_european_portuguese_wordings(label: str, widget: str, key: str) -> None:
+    # Portugal's Portuguese says portefólio, pré-aviso, línguas where Brazil's says portfólio,
+    # aviso prévio, idiomas.
+    assert best_key(label, widget) == key

@@ -88,6 +88,13 @@ ROWS: list[tuple[str, str, str, str, bool]] = [
     ("fr", "Si vous n'êtes pas citoyen de l'UE, avez-vous besoin d'un permis de travail pour "
      "l'Allemagne ?", "DE", "!A", False),
     ("fr", "Avez-vous un visa ?", "FR", "?", True),
+    # The employer named after the sponsorship it gives: the permit is still what is sponsored.
+    ("fr", "Aurez-vous besoin, maintenant ou à l'avenir, d'un parrainage de l'employeur pour "
+     "obtenir un permis de travail au Canada ?", "CA", "S", False),
+    ("es", "¿Necesitará el patrocinio del empleador para obtener un permiso de trabajo en "
+     "Canadá?", "CA", "S", False),
+    ("pt", "Necessitará de patrocínio do empregador para obter uma autorização de trabalho no "
+     "Canadá?", "CA", "S", False),
     ("es", "¿Necesita un permiso de trabajo para trabajar en España?", "ES", "!A", False),
     ("es", "¿Está autorizado para trabajar en España?", "ES", "A", False),
     ("es", "¿Requerirá patrocinio de visado para trabajar en los Estados Unidos?", "US", "S",
@@ -110,6 +117,8 @@ ROWS: list[tuple[str, str, str, str, bool]] = [
     ("pt", "Possui autorização de residência que lhe permita trabalhar em Portugal?", "PT", "A",
      False),
     ("pt", "Tem o direito de trabalhar no Reino Unido?", "GB", "A", False),
+    ("pt", "Tem autorização legal para trabalhar nos Estados Unidos?", "US", "A", False),
+    ("pt", "Precisa de autorização legal para trabalhar na Alemanha?", "DE", "!A", False),
     ("pt", "Pode trabalhar na Espanha sem patrocínio de visto?", "ES", "A&!S", False),
     ("pt", "Necessitará de visto de trabalho para a França?", "FR", "S", False),
     ("pt", "Você está legalmente autorizado a trabalhar no país da vaga?", "BR", "A", True),

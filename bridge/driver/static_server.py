@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -11,6 +12,12 @@ from typing import Any
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
+    def guess_type(self, path: str | os.PathLike[str]) -> str:
+        # Without a charset a browser decodes a page that declares none as windows-1252, and
+        # labels in other languages come out garbled; every text file served here is UTF-8.
+        kind = super().guess_type(path)
+        return f"{kind}; charset=utf-8" if kind.startswith("text/") else kind
+
     def log_message(self, format: str, *args: Any) -> None:
         return  # stdout is not ours to write to
 

@@ -68,7 +68,11 @@ FAMILIES: tuple[Family, ...] = (
     Family("account", account.resolve, prefixes=("account.",)),
     Family("work", work.resolve, keys=("basics.summary", "basics.label"), prefixes=("work.",)),
     Family("education", education.resolve, prefixes=("edu.",)),
-    Family("skills", skills.resolve, keys=("skills.pick", "language.level", "languages.pick")),
+    Family(
+        "skills",
+        skills.resolve,
+        keys=("skills.pick", "language.level", "language.preferred", "languages.pick"),
+    ),
     Family("authorization", authorization.resolve, keys=("auth.work", "sponsorship")),
     Family("dates", dates.resolve, keys=("start_date", "notice")),
     Family("salary", salary.resolve, keys=("salary",)),

@@ -117,7 +117,7 @@ def never_reason(field: FormField, ft: FieldText) -> str | None:
         return "never.password:password input"
     if field.widget == Widget.HIDDEN or field.type.casefold() == "hidden":
         return "never.honeypot:hidden input"
-    auto = autocomplete_key(field)
+    auto = _own_autocomplete(field, ft)
     if auto and auto[0].startswith("never."):
         return f"{auto[0]}:autocomplete {auto[1]}"
     hits = ft.hits()
@@ -131,6 +131,19 @@ def never_reason(field: FormField, ft: FieldText) -> str | None:
         if score >= bar and (key == "never.honeypot" or score >= margin * _best_other(totals)):
             return f"{key}:{_attr_of(hits, key)} says {key.split('.', 1)[1]}"
     return None
+
+
+def _own_autocomplete(field: FormField, ft: FieldText) -> tuple[str, str] | None:
+    """The autocomplete token, unless it is a password token on a box that is no password input
+    and whose visible label plainly asks something else: sites write autocomplete="new-password"
+    on a street or email box to keep browsers from filling it, and the label says what it is."""
+    auto = autocomplete_key(field)
+    if auto is None or auto[0] != "never.password" or field.type.casefold() == "password":
+        return auto
+    seen = [h for h in ft.hits() if h.attr in ("label", "aria", "placeholder")]
+    if not seen or any(h.key.startswith("never.") for h in seen):
+        return auto
+    return None if max(h.score for h in seen) >= 0.8 else auto
 
 
 def _best_other(totals: dict[str, float]) -> float:
@@ -299,7 +312,7 @@ def _section_kind(section: tuple[str, ...]) -> tuple[bool, bool, bool]:
 def _classify(
     field: FormField, ft: FieldText, active: tuple[ad.Adapter, ...], page: Page
 ) -> Classified | None:
-    auto = autocomplete_key(field)
+    auto = _own_autocomplete(field, ft)
     if auto:
         narrow = _narrower_label(auto[0], ft)
         if narrow:
@@ -359,11 +372,40 @@ def _classify(
     conf = min(0.99, score)
     if others and max(others) >= 0.8 * score:
         conf *= 0.75
+    if key == "name.full" and _bare_name_id_under_unread_label(field, ft, hits):
+        # Log-in and sign-up forms call the user name "name" too (Drupal does): unsure, left.
+        return Classified(key, 0.4, "patterns:name (only an id \"name\"; the label unread)")
+    if key.startswith("name.") and _user_name_id(ft):
+        # A bare "Name" beside an id that says user name ("formusername"): the log-in's name.
+        return Classified("account.username", 0.8, "patterns:name (a user name, labelled Name)")
     attr = _attr_of(hits, key)
     said = {h.attr for h in hits if h.key == key}
     if ft.texts["label"] and not said & {"label", "aria", "placeholder"}:
         conf *= 0.5  # the visible label says something else; the id alone is weak evidence
     return Classified(key, conf, f"patterns:{attr}")
+
+
+def _bare_name_id_under_unread_label(field: FormField, ft: FieldText, hits: list[Hit]) -> bool:
+    """The full name told only by the bare word "name" in an id, while the label is written in
+    a script Relay does not read ("Имя пользователя", a user name): nothing confirms it."""
+    unread = bool(field.label.strip()) and not ft.texts["label"]
+    if not unread or ft.texts["aria"] or ft.texts["placeholder"]:
+        return False
+    said = [h for h in hits if h.key == "name.full"]
+    names = ft.texts["name"]
+    return all(h.attr == "name" and names[h.start : h.end] == ("name",) for h in said)
+
+
+# An account's user name glued into one identifier word, where the word splitter cannot see it.
+_USER_NAME_ID = re.compile(r"user_?name|userid|login_?name|loginid", re.IGNORECASE)
+
+
+def _user_name_id(ft: FieldText) -> bool:
+    """The label is a bare name word or two and an identifier says user name in one glued word."""
+    short = 0 < len(ft.texts["label"]) <= 2 or (
+        not ft.texts["label"] and 0 < len(ft.texts["placeholder"]) <= 2
+    )
+    return short and bool(_USER_NAME_ID.search(ft.ids.get("any", "")))
 
 
 def _compatible(a: str, b: str) -> bool:

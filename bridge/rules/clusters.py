@@ -37,13 +37,20 @@ def site_search(field: FormField, ft: FieldText, cls: Classified | None) -> bool
     if field.widget not in (Widget.TEXT, Widget.COMBOBOX):
         return False
     own = " ".join(x for x in (field.label, field.aria_label, field.placeholder) if x)
-    by_label = fold(own) in _words()["search_labels"]
+    folded = fold(own)
+    by_label = folded in _words()["search_labels"] or _opens_with_search(folded)
     typed = field.type.casefold() == "search" or field.role.casefold() in ("searchbox", "search")
     in_search_form = _says(field.form_hint, "search") and not _says(field.form_hint, "login")
     if not (by_label or typed or in_search_form):
         return False
     asked = cls is not None and cls.key.startswith(_PERSON) and not cls.reason.endswith(":name")
     return by_label or not asked
+
+
+def _opens_with_search(folded: str) -> bool:
+    """A short label that starts with a search verb ("Search by name", "Suche nach Stellen")."""
+    words = folded.split()
+    return 1 < len(words) <= 5 and words[0] in _words()["search_verbs"]
 
 
 def _purpose(rows: list[Row]) -> str:

@@ -231,16 +231,31 @@ def _unplaced_block_fields(
     page: Page,
 ) -> None:
     """A block's field (a "current job" box, a start date) that shows no block of its own while
-    its frame repeats that family's blocks: which entry it belongs to is a guess, so it is left."""
+    its frame repeats that family's blocks takes the block of the placed fields of its family
+    on both sides of it, when they agree (a month list between its block's company and year
+    boxes); otherwise which entry it belongs to is a guess, so it is left."""
     repeated = {
         (frame, family.split(".", 1)[0])
         for (frame, family), seen in blocks.items()
         if len(seen) > 1
     }
+    placed = [
+        (i, field.frame, cls.key.split(".", 1)[0], page.block_of[(field.frame, field.id)])
+        for i, (field, _ft, cls, _n) in enumerate(texts)
+        if cls and (field.frame, field.id) in page.block_of
+    ]
     for i, (field, ft, cls, never) in enumerate(texts):
         if not cls or cls.key not in _WITHIN_BLOCK or (field.frame, field.id) in page.block_of:
             continue
-        if (field.frame, cls.key.split(".", 1)[0]) in repeated:
+        family = cls.key.split(".", 1)[0]
+        if (field.frame, family) not in repeated:
+            continue
+        kin = [(j, b) for j, frame, fam, b in placed if frame == field.frame and fam == family]
+        before = [b for j, b in kin if j < i]
+        after = [b for j, b in kin if j > i]
+        if before and after and after[0] == before[-1]:
+            page.block_of[(field.frame, field.id)] = before[-1]
+        else:
             texts[i] = (field, ft, None, never)
 
 

@@ -116,6 +116,7 @@ _KEY_WORDS = {
     "documents.cover_letter": "cover letter",
     "basics.email.confirm": "email (again)",
     "work.years": "years of experience",
+    "work.years.in": "years of experience in a field",
     "start_date": "earliest start date",
     "relocate": "willingness to relocate",
     "sponsorship": "visa sponsorship",

@@ -115,6 +115,7 @@ def _identifier_text(field: FormField) -> tuple[str, ...]:
 
 
 _HAS_LETTER = re.compile(r"[^\W\d_]")
+_SAMPLE_EMAIL = re.compile(r"\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*$")
 
 
 @cache
@@ -153,7 +154,8 @@ def _field_text(field: FormField) -> FieldText:
     # A "label" without a letter is a sample value shown as placeholder ("94107"): it says nothing.
     label = fold(field.label) if _HAS_LETTER.search(field.label) else ""
     aria = fold(field.aria_label)
-    placeholder = fold(field.placeholder)
+    # A sample address shown as placeholder ("name@example.com") says "email", not its words.
+    placeholder = "email" if _SAMPLE_EMAIL.match(field.placeholder) else fold(field.placeholder)
     texts: dict[str, tuple[str, ...]] = {
         "label": tuple(label.split()),
         "aria": tuple(aria.split()) if aria != label else (),

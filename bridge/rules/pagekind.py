@@ -11,7 +11,7 @@ import re
 
 from bridge.rules.features import FieldText
 
-# Keys only a job application asks.
+# Keys only a job application asks. Not gender: shops, airlines and sign-ups ask it too.
 APPLICATION_KEYS = frozenset(
     {
         "documents.resume",
@@ -19,6 +19,7 @@ APPLICATION_KEYS = frozenset(
         "auth.work",
         "sponsorship",
         "work.years",
+        "work.years.in",
         "work.previous_here",
         "notice",
         "salary",
@@ -27,7 +28,6 @@ APPLICATION_KEYS = frozenset(
         "edu.degree",
         "edu.field",
         "how_heard",
-        "eeo.gender",
         "eeo.race",
         "eeo.veteran",
         "eeo.disability",

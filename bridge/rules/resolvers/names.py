@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from bridge.rules import eeo
+from bridge.rules.data import load_toml
 from bridge.rules.model import Answer, Missing
 from bridge.rules.options import real_options
 from bridge.rules.resolvers.base import Ask, Result, text_or, unknown
+from bridge.rules.text import fold
 
 _LASTS = {"name.last", "name.last.first", "name.last.second", "name.full"}
 
@@ -47,10 +49,28 @@ def parse_name(raw: str) -> Name:
     )
 
 
+@lru_cache(maxsize=1)
+def _pronoun_sets() -> dict[str, dict[str, tuple[str, ...]]]:
+    doc = load_toml("options/wordings.toml")["pronouns"]
+    return {lang: {k: tuple(v) for k, v in sets.items()} for lang, sets in doc.items()}
+
+
+def _pronouns_in(pronouns: str, lang: str) -> tuple[str, ...]:
+    """The profile's pronoun set as the page's language writes it ("she/her": "elle/elle")."""
+    sets = _pronoun_sets()
+    own = fold(pronouns)
+    which = next(
+        (name for name, said in sets["en"].items() if own in {fold(w) for w in said}), None
+    )
+    return sets.get(lang, {}).get(which, ()) if which else ()
+
+
 def resolve(ask: Ask) -> Result:
     key, app = ask.key, ask.lp.profile.application
     if key == "pronouns":
-        return text_or(app.pronouns, "no pronouns")
+        if not app.pronouns:
+            return Missing("no pronouns")
+        return Answer("text", app.pronouns, alternatives=_pronouns_in(app.pronouns, ask.page.lang))
     if key == "name.prefix":
         return _salutation(ask)
     raw = ask.lp.profile.basics.name or ""

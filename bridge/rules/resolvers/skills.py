@@ -1,4 +1,5 @@
-"""Skills and spoken languages: lists to pick from, and the fluency in one named language."""
+"""Skills and spoken languages: lists to pick from, the fluency in one named language, and the
+language to be written to in."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from functools import cache
 
 from babel import Locale
 
-from bridge.rules.languages import fluency_of, language_in
+from bridge.rules.languages import fluency_of, language_in, level_rank
 from bridge.rules.model import Answer, Missing
 from bridge.rules.resolvers.base import Ask, Result, unknown
 from bridge.rules.text import fold
@@ -49,6 +50,20 @@ def resolve(ask: Ask) -> Result:
         if not fluency:
             return Missing(f"the profile says nothing about language {code}")
         return Answer("language", fluency, note=f"{code}: {fluency}")
+    if ask.key == "language.preferred":
+        # The language to be written to in: the person's one native language, for review.
+        native = [
+            x.language for x in p.languages if x.language and level_rank(x.fluency or "") == 5
+        ]
+        if len(native) != 1:
+            return Missing("the profile names no single native language")
+        return Answer(
+            "text",
+            native[0],
+            alternatives=_language_names((native[0],)),
+            review=True,
+            note="your native language",
+        )
     if ask.key == "languages.pick":
         langs = [x.language for x in p.languages if x.language]
         return (

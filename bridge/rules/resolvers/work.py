@@ -63,6 +63,46 @@ def _names_a_skill(ft: FieldText, lp: LoadedProfile) -> str:
     return hits[0] if hits else ""
 
 
+# Words of a field's name that say nothing of the field itself, and title words that say
+# nothing of it either ("Senior", "Engineer").
+_FIELD_NOISE = frozenset(
+    "a an the of and or your our this my field fields area areas role roles position positions "
+    "industry space domain professional relevant experience".split()
+)
+_TITLE_NOISE = frozenset(
+    "senior junior lead head staff principal chief associate assistant intern trainee engineer "
+    "engineers developer manager specialist consultant i ii iii iv sr jr".split()
+)
+
+
+def _years_in(ask: Ask) -> Result:
+    """ "Years of experience in backend software development": when every job's title shares a
+    word with the field asked (a "Software Engineer" and a "Backend Engineer" both do), the total
+    years, flagged for review; a field only some or no job titles name is left."""
+    skill = _names_a_skill(ask.ft, ask.lp)
+    if skill:
+        return Missing(f"asks years with {skill}; the profile has only total years")
+    words = ask.ft.question.split()
+    after = words[len(words) - words[::-1].index("in") :] if "in" in words else []
+    asked = {w for w in after if w not in _FIELD_NOISE}
+    if not asked:
+        return Missing("asks years in a field it does not name")
+    jobs = ask.lp.profile.work
+    named = [j for j in jobs if (set(fold(j.position or "").split()) - _TITLE_NOISE) & asked]
+    if not named:
+        return Missing(f"no job title in the profile names {' '.join(after)}")
+    if len(named) < len(jobs):
+        # The other jobs may have been in that field too: how many years were is not known.
+        return Missing(f"only some of the profile's job titles name {' '.join(after)}")
+    years = years_of_experience(ask.lp)
+    if years is None:
+        return Missing("no experience in the profile")
+    titles = ", ".join(sorted({j.position or "" for j in named}))
+    return Answer(
+        "number", num_text(years), number=years, review=True, note=f"years as {titles}"
+    )
+
+
 def _worked_here(ask: Ask) -> Result:
     """ "Have you worked for <company> before?": yes only when a past employer is that company."""
     names = [fold(w.name) for w in ask.lp.profile.work if w.name]
@@ -141,6 +181,8 @@ def resolve(ask: Ask) -> Result:
         if years is None:
             return Missing("no experience in the profile")
         return Answer("number", num_text(years), number=years)
+    if key == "work.years.in":
+        return _years_in(ask)
     if key == "work.previous_here":
         return _worked_here(ask)
     if key == "basics.summary":
