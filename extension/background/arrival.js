@@ -14,7 +14,7 @@
 // them (inject.js applicationFrames).
 
 import { listFrames, sendToFrame } from "./frames.js";
-import { splitFrames } from "./inject.js";
+import { farApplicationFrames, splitFrames } from "./inject.js";
 import { asRelayError } from "./native-port.js";
 
 export const ARRIVAL_MS = 6_000;
@@ -75,7 +75,10 @@ async function lookAt(tabId) {
   const states = await probe(tabId, near);
   const own = summarize(frames, states);
   if (!far.length || own.application || own.loading || own.stillMs < QUIET_MS) return { ...own, far: false };
-  return { ...summarize(frames, [...states, ...await probe(tabId, far)]), far: true };
+  // Only those that show an application or hold the focus, asked without the content script
+  // first: an ad or chat frame never gets Relay.
+  const wanted = await farApplicationFrames(tabId, far);
+  return { ...summarize(frames, [...states, ...await probe(tabId, wanted)]), far: true };
 }
 
 /**

@@ -155,12 +155,22 @@ export async function applicationFrames(tabId, frames, send) {
   const shows = await Promise.all(near.map((f) => send(tabId, f.frameId, { relay: "arrival" }, PROBE_TIMEOUT_MS)
     .then((state) => state?.application === true, () => false)));
   if (shows.some(Boolean)) return near;
+  return [...near, ...await farApplicationFrames(tabId, far)];
+}
+
+/**
+ * Of the frames of other sites, those that show an application or hold the person's focus (those
+ * marked `focused`), asked by `frameProbe` without Relay's content script.
+ * @template {{frameId: number}} F
+ * @param {number} tabId @param {F[]} far
+ * @returns {Promise<(F & {focused?: true})[]>}
+ */
+export async function farApplicationFrames(tabId, far) {
   const probes = await Promise.all(far.map((f) => probe(tabId, f.frameId)));
-  const wanted = far.flatMap((f, i) => {
+  return far.flatMap((f, i) => {
     const { application, focused } = probes[i];
     return focused ? [{ ...f, focused: /** @type {const} */ (true) }] : application ? [f] : [];
   });
-  return [...near, ...wanted];
 }
 
 /**
