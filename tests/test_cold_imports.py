@@ -1,0 +1,67 @@
+"""A cold bridge's first plan imports only what that plan needs: a page without frames of other
+sites never needs a URL's registrable domain (tldextract, which brings an HTTP client along), and
+with the key in the environment nothing asks the keychain. Checked in a fresh interpreter, as a
+bridge meets its first Fill; what a module costs is measured in bench/stream_speed.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import REPO, SAMPLE_PROFILE
+
+WATCHED = ("tldextract", "requests", "keyring")
+
+FIRST_PLAN = """
+import json, sys
+from pathlib import Path
+from bridge.forms import FillRequest
+from bridge.runtime import Runtime
+runtime = Runtime(profile_path=Path(sys.argv[1]))
+plan = runtime.plan_fill(FillRequest.model_validate_json(sys.argv[2]), "cold")
+print(json.dumps({"filled": sorted(d["field_id"] for d in plan["decisions"] if d.get("value")),
+                  "loaded": sorted(m for m in json.loads(sys.argv[3]) if m in sys.modules)}))
+"""
+
+
+FIELDS = [
+    {"id": "f1", "widget": "text", "name": "first_name", "label": "First name"},
+    {"id": "f2", "widget": "email", "type": "email", "name": "email", "label": "Email"},
+]
+
+
+def _first_plan(home: Path, request: dict[str, Any]) -> dict[str, list[str]]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RELAY_", "PYTHON_KEYRING"))}
+    env.update({"RELAY_HOME": str(home), "RELAY_LLM_API_KEY": "sk-test-not-a-real-key",
+                "RELAY_LLM_API_BASE": "http://127.0.0.1:9/v1"})
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_PLAN, str(SAMPLE_PROFILE), json.dumps(request),
+         json.dumps(WATCHED)],
+        capture_output=True, text=True, cwd=REPO, env=env, timeout=300, check=True,
+    )
+    out: dict[str, list[str]] = json.loads(done.stdout.splitlines()[-1])
+    return out
+
+
+def test_a_frameless_first_plan_loads_no_domain_parser_nor_keychain(tmp_path: Path) -> None:
+    request = {"url": "https://jobs.example.com/apply", "title": "Apply",
+               "frames": [{"frame": "0", "url": "https://jobs.example.com/apply",
+                           "fields": FIELDS}]}
+    out = _first_plan(tmp_path, request)
+    assert out["filled"] == ["f1", "f2"]  # the plan really ran the rules
+    assert out["loaded"] == []
+
+
+def test_a_page_with_another_sites_frame_does_load_the_domain_parser(tmp_path: Path) -> None:
+    # The same check sees the import when a registrable domain is needed.
+    request = {"url": "https://jobs.example.com/apply", "title": "Apply",
+               "frames": [{"frame": "0", "url": "https://jobs.example.com/apply"},
+                          {"frame": "1", "url": "https://forms.example.org/embed",
+                           "fields": FIELDS}]}
+    out = _first_plan(tmp_path, request)
+    assert "tldextract" in out["loaded"]
+    assert "keyring" not in out["loaded"]
