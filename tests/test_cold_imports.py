@@ -1,7 +1,8 @@
 """A cold bridge's first plan imports only what that plan needs: a page without frames of other
-sites never needs a URL's registrable domain (tldextract, which brings an HTTP client along), and
-with the key in the environment nothing asks the keychain. Checked in a fresh interpreter, as a
-bridge meets its first Fill; what a module costs is measured in bench/stream_speed.py."""
+sites never needs a URL's registrable domain (tldextract, which brings an HTTP client along), with
+the key in the environment nothing asks the keychain, and models the plan never validates are not
+built. Checked in a fresh interpreter, as a bridge meets its first Fill; what a module costs is
+measured in bench/stream_speed.py."""
 
 from __future__ import annotations
 
@@ -15,16 +16,25 @@ from typing import Any
 from tests.conftest import REPO, SAMPLE_PROFILE
 
 WATCHED = ("tldextract", "requests", "keyring")
+# Models a first plan never validates (reports that come after it, saved answers, the profile's
+# parts), and ones it does, as a check that the probe sees a built model.
+LATER_MODELS = ("forms.ApplyReport", "forms.AckRequest", "learn.models.AnswerSave",
+                "profile.Basics", "store.exchange.ExportDoc")
+PLAN_MODELS = ("forms.FillRequest", "forms.FillPlan", "profile.Profile")
 
 FIRST_PLAN = """
-import json, sys
+import importlib, json, sys
 from pathlib import Path
 from bridge.forms import FillRequest
 from bridge.runtime import Runtime
 runtime = Runtime(profile_path=Path(sys.argv[1]))
 plan = runtime.plan_fill(FillRequest.model_validate_json(sys.argv[2]), "cold")
+def built(name):
+    module, cls = name.rsplit(".", 1)
+    return getattr(importlib.import_module("bridge." + module), cls).__pydantic_complete__
 print(json.dumps({"filled": sorted(d["field_id"] for d in plan["decisions"] if d.get("value")),
-                  "loaded": sorted(m for m in json.loads(sys.argv[3]) if m in sys.modules)}))
+                  "loaded": sorted(m for m in json.loads(sys.argv[3]) if m in sys.modules),
+                  "built": sorted(m for m in json.loads(sys.argv[4]) if built(m))}))
 """
 
 
@@ -40,7 +50,7 @@ def _first_plan(home: Path, request: dict[str, Any]) -> dict[str, list[str]]:
                 "RELAY_LLM_API_BASE": "http://127.0.0.1:9/v1"})
     done = subprocess.run(
         [sys.executable, "-c", FIRST_PLAN, str(SAMPLE_PROFILE), json.dumps(request),
-         json.dumps(WATCHED)],
+         json.dumps(WATCHED), json.dumps(LATER_MODELS + PLAN_MODELS)],
         capture_output=True, text=True, cwd=REPO, env=env, timeout=300, check=True,
     )
     out: dict[str, list[str]] = json.loads(done.stdout.splitlines()[-1])
@@ -54,6 +64,7 @@ def test_a_frameless_first_plan_loads_no_domain_parser_nor_keychain(tmp_path: Pa
     out = _first_plan(tmp_path, request)
     assert out["filled"] == ["f1", "f2"]  # the plan really ran the rules
     assert out["loaded"] == []
+    assert out["built"] == sorted(PLAN_MODELS)
 
 
 def test_a_page_with_another_sites_frame_does_load_the_domain_parser(tmp_path: Path) -> None:
