@@ -1,8 +1,9 @@
 """A cold bridge's first plan imports only what that plan needs: a page without frames of other
 sites never needs a URL's registrable domain (tldextract, which brings an HTTP client along), with
-the key in the environment nothing asks the keychain, and models the plan never validates are not
-built. Checked in a fresh interpreter, as a bridge meets its first Fill; what a module costs is
-measured in bench/stream_speed.py."""
+the key in the environment nothing asks the keychain, models the plan never validates are not
+built, and no installed package's metadata is read for pydantic plugins. Checked in a fresh
+interpreter, as a bridge meets its first Fill; what a module costs is measured in
+bench/stream_speed.py."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def built(name):
     return getattr(importlib.import_module("bridge." + module), cls).__pydantic_complete__
 print(json.dumps({"filled": sorted(d["field_id"] for d in plan["decisions"] if d.get("value")),
                   "loaded": sorted(m for m in json.loads(sys.argv[3]) if m in sys.modules),
-                  "built": sorted(m for m in json.loads(sys.argv[4]) if built(m))}))
+                  "built": sorted(m for m in json.loads(sys.argv[4]) if built(m)),
+                  "plugins_sought": sys.modules["pydantic.plugin._loader"]._plugins is not None}))
 """
 
 
@@ -44,8 +46,10 @@ FIELDS = [
 ]
 
 
-def _first_plan(home: Path, request: dict[str, Any]) -> dict[str, list[str]]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("RELAY_", "PYTHON_KEYRING"))}
+def _first_plan(home: Path, request: dict[str, Any]) -> dict[str, Any]:
+    # Nothing inherited from this process decides what the child loads.
+    inherited = ("RELAY_", "PYTHON_KEYRING", "PYDANTIC_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(inherited)}
     env.update({"RELAY_HOME": str(home), "RELAY_LLM_API_KEY": "sk-test-not-a-real-key",
                 "RELAY_LLM_API_BASE": "http://127.0.0.1:9/v1"})
     done = subprocess.run(
@@ -53,11 +57,11 @@ def _first_plan(home: Path, request: dict[str, Any]) -> dict[str, list[str]]:
          json.dumps(WATCHED), json.dumps(LATER_MODELS + PLAN_MODELS)],
         capture_output=True, text=True, cwd=REPO, env=env, timeout=300, check=True,
     )
-    out: dict[str, list[str]] = json.loads(done.stdout.splitlines()[-1])
+    out: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
     return out
 
 
-def test_a_frameless_first_plan_loads_no_domain_parser_nor_keychain(tmp_path: Path) -> None:
+def test_a_frameless_first_plan_loads_only_what_it_needs(tmp_path: Path) -> None:
     request = {"url": "https://jobs.example.com/apply", "title": "Apply",
                "frames": [{"frame": "0", "url": "https://jobs.example.com/apply",
                            "fields": FIELDS}]}
@@ -65,6 +69,7 @@ def test_a_frameless_first_plan_loads_no_domain_parser_nor_keychain(tmp_path: Pa
     assert out["filled"] == ["f1", "f2"]  # the plan really ran the rules
     assert out["loaded"] == []
     assert out["built"] == sorted(PLAN_MODELS)
+    assert out["plugins_sought"] is False
 
 
 def test_a_page_with_another_sites_frame_does_load_the_domain_parser(tmp_path: Path) -> None:
