@@ -1,9 +1,10 @@
 """A cold bridge's first plan imports only what that plan needs: a page without frames of other
 sites never needs a URL's registrable domain (tldextract, which brings an HTTP client along), one
-without a country question no country tables (pycountry), with the key in the environment nothing
-asks the keychain, models the plan never validates are not built, and no installed package's
-metadata is read for pydantic plugins. Checked in a fresh interpreter, as a bridge meets its first
-Fill; what a module costs is measured in bench/stream_speed.py."""
+without a country or phone question neither country tables nor phone metadata (pycountry,
+phonenumbers), with the key in the environment nothing asks the keychain, models the plan never
+validates are not built, and no installed package's metadata is read for pydantic plugins.
+Checked in a fresh interpreter, as a bridge meets its first Fill; what a module costs is measured
+in bench/stream_speed.py."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from tests.conftest import REPO, SAMPLE_PROFILE
 
-WATCHED = ("tldextract", "requests", "keyring", "pycountry")
+WATCHED = ("tldextract", "requests", "keyring", "pycountry", "phonenumbers")
 # Models a first plan never validates (reports that come after it, saved answers, the profile's
 # parts), and ones it does, as a check that the probe sees a built model.
 LATER_MODELS = ("forms.ApplyReport", "forms.AckRequest", "learn.models.AnswerSave",
