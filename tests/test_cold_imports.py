@@ -82,3 +82,15 @@ def test_a_page_with_another_sites_frame_does_load_the_domain_parser(tmp_path: P
     out = _first_plan(tmp_path, request)
     assert "tldextract" in out["loaded"]
     assert "keyring" not in out["loaded"]
+
+
+def test_the_warm_up_still_loads_what_most_forms_ask() -> None:
+    # What a first plan no longer imports with the engine, the warm-up loads after it (or before
+    # it, when the page is slow to answer): a name, a phone, a country are asked by most forms.
+    script = ("import json, sys\nfrom bridge.rules.engine import warm_steps\n"
+              "for step in warm_steps(): step()\n"
+              "print(json.dumps(sorted(m for m in json.loads(sys.argv[1]) if m in sys.modules)))")
+    watched = (*WATCHED, "nameparser")
+    done = subprocess.run([sys.executable, "-c", script, json.dumps(watched)], capture_output=True,
+                          text=True, cwd=REPO, timeout=300, check=True)
+    assert json.loads(done.stdout.splitlines()[-1]) == ["nameparser", "phonenumbers", "pycountry"]
