@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 from datetime import date
 
-import phonenumbers
-
 # Deliberately simple: one @, a dot in the domain, no spaces. Stricter checks refuse real addresses.
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]{2,}$")
 _PARTIAL_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
@@ -21,6 +19,8 @@ def check_email(value: str) -> str:
 
 
 def check_phone(value: str, country: str = "") -> str:
+    import phonenumbers  # loaded when a phone is checked
+
     region = country.strip().upper() or None
     try:
         number = phonenumbers.parse(value, region)

@@ -250,8 +250,10 @@ class ApplyStatus(StrEnum):
     USER_EDITED = "user_edited"  # the person changed it; never overwritten
 
 
+# The reports below arrive only after a plan was answered: they are built on first use, so a
+# cold bridge's first plan does not wait for them (defer_build).
 class ApplyResult(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     field_id: FieldId
     frame: FrameId = "0"
@@ -281,7 +283,7 @@ class BlockedAttempt(BaseModel):
     """One submission (or navigation) the page attempted during a fill, which Relay stopped.
     The extension folds repeats into `times`; `detail` is plain language for the person."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     kind: BlockedKind
     frame: str = Field(default="0", max_length=32)
@@ -294,7 +296,7 @@ class BlockedAttempt(BaseModel):
 class ApplyReport(BaseModel):
     """Payload of `fill.applied`: what each frame did with its part of the plan."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     run_id: RunId
     results: list[ApplyResult] = Field(default_factory=list, max_length=MAX_FIELDS)
@@ -309,7 +311,7 @@ class BlockedReport(BaseModel):
     """Payload of `fill.blocked`: attempts seen after `fill.applied` was sent (the page's delayed
     handlers), or during the apply of replayed deliveries."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     run_id: RunId
     blocked: list[BlockedAttempt] = Field(min_length=1, max_length=MAX_BLOCKED)
@@ -317,6 +319,8 @@ class BlockedReport(BaseModel):
 
 class AckRequest(BaseModel):
     """Payload of `fill.ack`: deliveries of a run up to `up_to_seq` are done."""
+
+    model_config = ConfigDict(defer_build=True)
 
     run_id: RunId
     up_to_seq: Seq

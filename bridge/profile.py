@@ -18,8 +18,9 @@ from bridge.protocol.errors import ErrorCode, RelayError
 
 
 class _Open(BaseModel):
-    # JSON Resume allows more than we model; keep whatever is there.
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    # JSON Resume allows more than we model; keep whatever is there. Built on first use: the
+    # profile's parts are validated only through Profile, whose own schema covers them.
+    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
 
 
 class Location(_Open):

@@ -42,7 +42,8 @@ class AppStatus(StrEnum):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="ignore", str_strip_whitespace=False)
+    # Built on first use: the store imports these, and a Fill's plan validates none of them.
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=False, defer_build=True)
 
 
 class Question(_Strict):

@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-import phonenumbers
-
 from bridge.forms import FormField, Widget
 
 # Profile paths (dotted, list indexes dropped) that never leave the machine.
@@ -103,6 +101,7 @@ def scrub(text: str, secrets: Iterable[str] = ()) -> str:
 
 def scrub_contact(text: str, region: str | None = None) -> str:
     """Drop the resume's contact lines (email, phone): the model never needs them."""
+    import phonenumbers  # loaded when a resume is read, not with the model layer
 
     def contact(line: str) -> bool:
         if _EMAIL.search(line):

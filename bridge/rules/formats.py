@@ -1,17 +1,24 @@
-"""Shaping values to a field: phone numbers per country and format, dates per the field's format."""
+"""Shaping values to a field: phone numbers per country and format, dates per the field's format.
+
+phonenumbers is imported where a number is read: a form without a phone field never loads its
+metadata."""
 
 from __future__ import annotations
 
 import re
 from datetime import date
 from functools import lru_cache
-
-import phonenumbers
+from typing import TYPE_CHECKING
 
 from bridge.forms import FormField, Widget
 
+if TYPE_CHECKING:
+    import phonenumbers
+
 
 def parse_phone(raw: str, country: str | None) -> phonenumbers.PhoneNumber | None:
+    import phonenumbers
+
     try:
         number = phonenumbers.parse(raw, (country or "US").upper())
     except phonenumbers.NumberParseException:
@@ -22,6 +29,8 @@ def parse_phone(raw: str, country: str | None) -> phonenumbers.PhoneNumber | Non
 @lru_cache(maxsize=64)
 def valid_phone(raw: str, country: str | None) -> bool:
     """Whether `phonenumbers` calls the number valid (not merely of a possible length)."""
+    import phonenumbers
+
     number = parse_phone(raw, country)
     return number is not None and phonenumbers.is_valid_number(number)
 
@@ -29,6 +38,8 @@ def valid_phone(raw: str, country: str | None) -> bool:
 @lru_cache(maxsize=64)
 def phone_parts(raw: str, country: str | None) -> dict[str, str]:
     """The person's phone as: international, national, digits-only national, country code, ext."""
+    import phonenumbers
+
     number = parse_phone(raw, country)
     if number is None:
         return {
@@ -55,6 +66,8 @@ def phone_parts(raw: str, country: str | None) -> dict[str, str]:
 def phone_for_field(parts: dict[str, str], field: FormField, split_country: bool) -> str:
     """One phone field: national when the form asks the dial code apart (or its placeholder is a
     national number of the person's country), international otherwise."""
+    import phonenumbers
+
     hint = field.placeholder.strip()
     national = split_country
     if not national and hint and not hint.startswith("+") and parts["region"]:

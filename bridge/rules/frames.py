@@ -85,8 +85,10 @@ def beside_embedded(request: FillRequest, application_frames: set[str]) -> dict[
     them from another site, when the page's own site holds no application: what they ask is not
     part of it. Empty when the page itself holds the application, or none is found."""
     urls = {frame.frame: frame.url for frame in request.frames}
+    if not application_frames or "0" in application_frames or not set(urls) - {"0"}:
+        return {}  # none found, or the page itself holds it: no site needs telling apart
     home = site_of(urls.get("0") or request.url)
-    if not home or not application_frames:
+    if not home:
         return {}
     own = {name for name, url in urls.items() if name == "0" or site_of(url) in ("", home)}
     if application_frames & own:

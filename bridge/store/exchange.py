@@ -26,14 +26,14 @@ FORMAT_VERSION = 1
 
 
 class TableDump(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # export/import only
 
     columns: list[str]
     rows: list[list[Any]] = Field(default_factory=list)
 
 
 class ExportDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # export/import only
 
     format: str
     format_version: int
