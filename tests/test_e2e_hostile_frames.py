@@ -19,6 +19,7 @@ import pytest
 from bridge.driver.session import RelayBrowser, relay_browser
 from bridge.driver.static_server import StaticServer
 from tests.conftest import FIXTURES, SAMPLE_PROFILE
+from tests.page_scripts import FRAMES_ANSWERING
 
 pytestmark = pytest.mark.e2e
 
@@ -27,17 +28,6 @@ EMBED = "hostile/frames/embed.html"
 PICK = "hostile/frames/pick.html"
 TYPED = "Hello, is this role remote?"
 
-# Whether Relay's content script answers in each frame of the tab, by the frame's address.
-_FRAMES_ANSWERING = """async (url) => {
-    const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
-    const frames = await chrome.webNavigation.getAllFrames({tabId: tab.id});
-    const out = {};
-    for (const f of frames) {
-        out[f.url] = await chrome.tabs.sendMessage(tab.id, {relay: "ping"}, {frameId: f.frameId})
-            .then(() => true, () => false);
-    }
-    return out;
-}"""
 _TAB_ID = """(url) => chrome.tabs.query({}).then((tabs) => tabs.find((t) => t.url === url).id)"""
 
 
@@ -87,7 +77,7 @@ def test_a_chat_that_sends_when_it_loses_focus_sends_nothing_while_relay_fills_b
         assert "In a frame from http://127.0.0.1:" in stopped[0].detail
         # The chat frame was neither read nor given Relay's content script, nor the profile.
         assert chat.input_value("#chat-email") == ""
-        answering = browser.worker.evaluate(_FRAMES_ANSWERING, page.url)
+        answering = browser.worker.evaluate(FRAMES_ANSWERING, page.url)
         assert answering[chat.url] is False and answering[page.url] is True
     finally:
         page.close()
@@ -112,7 +102,7 @@ def test_an_application_embedded_from_another_site_is_filled_and_named_in_the_si
         # The chat frame of the same other site is not the application: not read, not filled.
         chat = _frame(page, "chat.html")
         assert chat.input_value("#chat-email") == ""
-        assert browser.worker.evaluate(_FRAMES_ANSWERING, page.url)[chat.url] is False
+        assert browser.worker.evaluate(FRAMES_ANSWERING, page.url)[chat.url] is False
         assert outcome.report.page_submits == 0
 
         tab_id = int(browser.worker.evaluate(_TAB_ID, page.url))
@@ -151,6 +141,6 @@ def test_the_frame_the_person_clicked_in_is_filled_when_no_frame_shows_an_applic
         assert short.input_value("#s-email") == "ada.lovelace@example.com"
         chat = _frame(page, "chat.html")
         assert chat.input_value("#chat-email") == ""
-        assert browser.worker.evaluate(_FRAMES_ANSWERING, page.url)[chat.url] is False
+        assert browser.worker.evaluate(FRAMES_ANSWERING, page.url)[chat.url] is False
     finally:
         page.close()

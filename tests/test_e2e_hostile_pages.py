@@ -20,6 +20,7 @@ from bridge.driver.session import RelayBrowser, extension_dir, relay_browser
 from bridge.driver.static_server import StaticServer
 from tests.conftest import FIXTURES, SAMPLE_PROFILE
 from tests.llm_server import LlmServer, Reply, llm_server_session, question_ids
+from tests.page_scripts import FRAMES_ANSWERING, NATIVE_VALUES
 
 __all__ = ["llm_server_session"]
 pytestmark = pytest.mark.e2e
@@ -30,17 +31,6 @@ GROWING = "hostile/growing/index.html"
 STRESS = "hostile/stress/index.html"
 INJECTED = "PWNED-7731"
 
-# Whether Relay's content script answers in each frame of the tab (it must not before a Fill).
-_FRAMES_ANSWERING = """async (url) => {
-    const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
-    const frames = await chrome.webNavigation.getAllFrames({tabId: tab.id});
-    const out = {};
-    for (const f of frames) {
-        out[f.url] = await chrome.tabs.sendMessage(tab.id, {relay: "ping"}, {frameId: f.frameId})
-            .then(() => true, () => false);
-    }
-    return out;
-}"""
 # Waits (bounded) until the tab's review says whether the page hides the marks; returns it.
 _MARKS_UNSEEN = """async ([url, want]) => {
     const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
@@ -115,19 +105,6 @@ _GREEN_PIXELS = """async (png) => {
     }
     return n;
 }"""
-# The values as Relay's own world sees them: the page's throwing getter is its own.
-_NATIVE_VALUES = """() => {
-    const get = (proto) => Object.getOwnPropertyDescriptor(proto, "value").get;
-    const out = {};
-    for (const el of document.querySelectorAll("input, textarea, select")) {
-        const proto = el instanceof HTMLSelectElement ? HTMLSelectElement.prototype
-            : el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
-            : HTMLInputElement.prototype;
-        out[el.id] = get(proto).call(el);
-    }
-    out.city = window.__deepCity();
-    return out;
-}"""
 
 
 def _obeys_the_injection(body: dict[str, Any]) -> Reply:
@@ -175,7 +152,7 @@ def test_a_page_sees_nothing_of_relay_before_the_fill_and_cannot_hide_its_marks(
         page.wait_for_load_state("networkidle")
         assert len(page.frames) == 2
         # Before any Fill: no content script in any frame, nothing in the page's world or DOM.
-        assert set(browser.worker.evaluate(_FRAMES_ANSWERING, page.url).values()) == {False}
+        assert set(browser.worker.evaluate(FRAMES_ANSWERING, page.url).values()) == {False}
         assert page.evaluate("() => window.__probe()") == {"globals": [], "elements": 0}
         # No file of the extension can be fetched by the page (the content script is injected
         # as classic scripts, nothing is web-accessible), before the Fill or after it.
@@ -186,7 +163,7 @@ def test_a_page_sees_nothing_of_relay_before_the_fill_and_cannot_hide_its_marks(
         assert page.input_value("#first") == "Ada"
         assert page.input_value("#email") == "ada.lovelace@example.com"
         # The chat frame of another site never got Relay, nor the profile.
-        answering = browser.worker.evaluate(_FRAMES_ANSWERING, page.url)
+        answering = browser.worker.evaluate(FRAMES_ANSWERING, page.url)
         assert answering == {page.url: True, page.frames[1].url: False}
         assert page.frames[1].input_value("#chat-email") == ""
         assert page.evaluate("() => window.__probe().globals") == []
@@ -245,7 +222,7 @@ def test_throwing_handlers_a_deep_shadow_field_and_an_obedient_model_change_noth
     try:
         outcome = browser.fill(page, settle_guard=True)
         assert outcome.report.ok, outcome.report.error
-        values = page.evaluate(_NATIVE_VALUES)
+        values = page.evaluate(NATIVE_VALUES)
         assert values["first"] == "Ada" and values["last"] == "Lovelace"
         assert values["email"] == "ada.lovelace@example.com"  # the page's getter throws
         assert values["city"] == "San Francisco"  # 50 shadow roots deep

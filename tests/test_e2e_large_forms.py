@@ -17,23 +17,11 @@ import pytest
 from bridge.driver.session import RelayBrowser, relay_browser
 from bridge.driver.static_server import StaticServer
 from tests.conftest import FIXTURES, SAMPLE_PROFILE
+from tests.page_scripts import NATIVE_VALUES
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
 EXTRA = 2000
-# Every control's value as the browser holds it (the page's own value getter throws).
-_VALUES = """() => {
-    const get = (proto) => Object.getOwnPropertyDescriptor(proto, "value").get;
-    const out = {};
-    for (const el of document.querySelectorAll("input, textarea, select")) {
-        const proto = el instanceof HTMLSelectElement ? HTMLSelectElement.prototype
-            : el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
-            : HTMLInputElement.prototype;
-        out[el.id] = get(proto).call(el);
-    }
-    out.city = window.__deepCity();
-    return out;
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +41,7 @@ def test_a_2000_field_form_fills_what_the_profile_answers_and_invents_nothing(
     try:
         outcome = browser.fill(page)
         assert outcome.report.ok, outcome.report.error
-        values = page.evaluate(_VALUES)
+        values = page.evaluate(NATIVE_VALUES)
         assert values["first"] == "Ada" and values["last"] == "Lovelace"
         assert values["email"] == "ada.lovelace@example.com"
         assert values["city"] == "San Francisco"  # 50 shadow roots deep
