@@ -1,14 +1,21 @@
-"""Shared test fixtures: repository paths, an isolated RELAY_HOME, Chromium discovery."""
+"""Shared test fixtures: repository paths, an isolated RELAY_HOME, Chromium discovery, and Relay
+in Chromium beside the served test fixtures."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from bridge.driver.chromium import find_chromium
 from bridge.protocol.errors import RelayError
+
+if TYPE_CHECKING:
+    from bridge.driver.session import RelayBrowser
+    from bridge.driver.static_server import StaticServer
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -52,3 +59,17 @@ def chromium() -> str:
         return str(find_chromium())
     except RelayError as exc:
         pytest.fail(f"browser tests need Chromium: {exc.message}")
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory: pytest.TempPathFactory, chromium: str,
+            request: pytest.FixtureRequest) -> Iterator[tuple[RelayBrowser, StaticServer]]:
+    """One Chromium with Relay and the sample profile per module, its own data folder, and
+    tests/fixtures served on loopback (a module that needs more defines its own `session`)."""
+    from bridge.driver.session import relay_browser
+    from bridge.driver.static_server import StaticServer
+
+    del chromium
+    home = tmp_path_factory.mktemp(f"relay-home-{request.module.__name__.rsplit('.', 1)[-1]}")
+    with StaticServer(FIXTURES) as server, relay_browser(SAMPLE_PROFILE, home=home) as browser:
+        yield browser, server

@@ -11,14 +11,12 @@ tests/fixtures/hostile/frames/.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from bridge.driver.session import RelayBrowser, relay_browser
+from bridge.driver.session import RelayBrowser
 from bridge.driver.static_server import StaticServer
-from tests.conftest import FIXTURES, SAMPLE_PROFILE
 from tests.page_scripts import FRAMES_ANSWERING
 
 pytestmark = pytest.mark.e2e
@@ -29,15 +27,6 @@ PICK = "hostile/frames/pick.html"
 TYPED = "Hello, is this role remote?"
 
 _TAB_ID = """(url) => chrome.tabs.query({}).then((tabs) => tabs.find((t) => t.url === url).id)"""
-
-
-@pytest.fixture(scope="module")
-def session(tmp_path_factory: pytest.TempPathFactory,
-            chromium: str) -> Iterator[tuple[RelayBrowser, StaticServer]]:
-    del chromium
-    home = tmp_path_factory.mktemp("relay-home-hostile-frames")
-    with StaticServer(FIXTURES) as server, relay_browser(SAMPLE_PROFILE, home=home) as browser:
-        yield browser, server
 
 
 def _open(browser: RelayBrowser, server: StaticServer, path: str) -> Any:

@@ -10,11 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from bridge.driver.session import RelayBrowser, relay_browser
+from bridge.driver.session import RelayBrowser
 from bridge.driver.static_server import StaticServer
-from tests.conftest import FIXTURES, SAMPLE_PROFILE
 
 PAGE = "hostile/long-strings/index.html"
 # The longest string the snapshot may hold for any key (a control's current value).
@@ -36,14 +33,6 @@ def _strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from _strings(item, f"{path}[{index}]")
-
-
-@pytest.fixture(scope="module")
-def session(tmp_path_factory: pytest.TempPathFactory, chromium: str,
-            ) -> Iterator[tuple[RelayBrowser, StaticServer]]:
-    home = tmp_path_factory.mktemp("relay-home-strings")
-    with StaticServer(FIXTURES) as server, relay_browser(SAMPLE_PROFILE, home=home) as browser:
-        yield browser, server
 
 
 def test_megabyte_attributes_are_bounded_and_the_form_still_fills(

@@ -8,16 +8,14 @@ through a widget must still fill. Pages: tests/fixtures/hostile/invisible-fields
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from bridge.driver.report import FieldReport
-from bridge.driver.session import RelayBrowser, relay_browser
+from bridge.driver.session import RelayBrowser
 from bridge.driver.static_server import StaticServer
-from tests.conftest import FIXTURES, SAMPLE_PROFILE
 from tests.fixture_scoring import read_all_frames
 
 PAGE = "hostile/invisible-fields/index.html"
@@ -67,14 +65,6 @@ _MARKS = """async (url) => {
     const tab = tabs.find((t) => t.url === url);
     return (await chrome.tabs.sendMessage(tab.id, {relay: "state"}, {frameId: 0})).marks;
 }"""
-
-
-@pytest.fixture(scope="module")
-def session(tmp_path_factory: pytest.TempPathFactory, chromium: str,
-            ) -> Iterator[tuple[RelayBrowser, StaticServer]]:
-    home = tmp_path_factory.mktemp("relay-home-invisible")
-    with StaticServer(FIXTURES) as server, relay_browser(SAMPLE_PROFILE, home=home) as browser:
-        yield browser, server
 
 
 @pytest.fixture(scope="module")

@@ -10,27 +10,16 @@ with 2,000 extra questions.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
-from bridge.driver.session import RelayBrowser, relay_browser
+from bridge.driver.session import RelayBrowser
 from bridge.driver.static_server import StaticServer
-from tests.conftest import FIXTURES, SAMPLE_PROFILE
 from tests.page_scripts import NATIVE_VALUES
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
 EXTRA = 2000
-
-
-@pytest.fixture(scope="module")
-def session(tmp_path_factory: pytest.TempPathFactory,
-            chromium: str) -> Iterator[tuple[RelayBrowser, StaticServer]]:
-    del chromium
-    home = tmp_path_factory.mktemp("relay-home-large-forms")
-    with StaticServer(FIXTURES) as server, relay_browser(SAMPLE_PROFILE, home=home) as browser:
-        yield browser, server
 
 
 def test_a_2000_field_form_fills_what_the_profile_answers_and_invents_nothing(
