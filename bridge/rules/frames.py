@@ -49,28 +49,36 @@ def _is_ats(url: str) -> bool:
     return any(h.search(url) for adapter in ad.adapters() for h in adapter.hosts)
 
 
+def _split_by_site(request: FillRequest) -> tuple[dict[str, str], set[str]] | None:
+    """The frames' URLs by frame name, and the names of those from another site than the page's;
+    None when the page has no frame besides itself or no site of its own."""
+    urls = {frame.frame: frame.url for frame in request.frames}
+    if not set(urls) - {"0"}:
+        return None
+    home = site_of(urls.get("0") or request.url)
+    if not home:
+        return None
+    foreign = {
+        name for name, url in urls.items() if name != "0" and site_of(url) not in ("", home)
+    }
+    return urls, foreign
+
+
 def foreign_frames(request: FillRequest, application_frames: set[str]) -> dict[str, str]:
     """Frames to leave, by frame name, each with the host it comes from.
 
     `application_frames` are the frames holding fields that only an application asks (a resume,
     work authorization, sponsorship, …)."""
-    urls = {frame.frame: frame.url for frame in request.frames}
-    focused = {frame.frame for frame in request.frames if frame.focused}
-    if not set(urls) - {"0"}:
+    split = _split_by_site(request)
+    if split is None:
         return {}  # the page alone: no frame of another site to leave
-    home = site_of(urls.get("0") or request.url)
-    if not home:
-        return {}
-    foreign = {
-        name: url
-        for name, url in urls.items()
-        if name != "0" and site_of(url) and site_of(url) != home
-    }
+    urls, foreign = split
+    focused = {frame.frame for frame in request.frames if frame.focused}
     home_has_application = any(name not in foreign for name in application_frames)
-    embedded = set(foreign) & application_frames
+    embedded = foreign & application_frames
     out: dict[str, str] = {}
-    for name, url in foreign.items():
-        if _is_ats(url):
+    for name, url in urls.items():
+        if name not in foreign or _is_ats(url):
             continue
         if not home_has_application and (
             name in embedded or (name in focused and not embedded)
@@ -84,13 +92,13 @@ def beside_embedded(request: FillRequest, application_frames: set[str]) -> dict[
     """Frames of the page's own site, each with the host of the application embedded beside
     them from another site, when the page's own site holds no application: what they ask is not
     part of it. Empty when the page itself holds the application, or none is found."""
-    urls = {frame.frame: frame.url for frame in request.frames}
-    if not application_frames or "0" in application_frames or not set(urls) - {"0"}:
+    if not application_frames or "0" in application_frames:
         return {}  # none found, or the page itself holds it: no site needs telling apart
-    home = site_of(urls.get("0") or request.url)
-    if not home:
+    split = _split_by_site(request)
+    if split is None:
         return {}
-    own = {name for name, url in urls.items() if name == "0" or site_of(url) in ("", home)}
+    urls, foreign = split
+    own = set(urls) - foreign
     if application_frames & own:
         return {}
     embed = urlsplit(urls.get(min(application_frames), "")).netloc
