@@ -16,6 +16,8 @@ const { canSee } = relayContent.sight;
 
 const QUIET_MS = 150; // the page's own reactions (a re-render, a fetched option list) settle
 const MOST_MS = 1_000;
+// A Fill that stops before asking (an error, a closed panel) must not leave the observer running.
+const WATCH_MOST_MS = 10_000;
 const WATCHED = ["hidden", "style", "class", "aria-hidden", "disabled"];
 const FIELD_SELECTOR = [
   "input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset]):not([type=image])",
@@ -37,6 +39,8 @@ let actedAt = 0;
 let changedAt = 0;
 /** @type {MutationObserver|null} */
 let observer = null;
+/** @type {ReturnType<typeof setTimeout>|undefined} */
+let watchTimer;
 
 /** Relay has just acted on the page (typed, chose, pressed): its reaction is waited for. */
 function noteActed() {
@@ -52,6 +56,8 @@ function rememberSnapshot() {
     });
     observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: WATCHED });
   }
+  clearTimeout(watchTimer);
+  watchTimer = setTimeout(stopWatching, WATCH_MOST_MS);
   optionCounts.clear();
   lockedThen.clear();
   for (const entry of registry.values()) {
@@ -69,10 +75,20 @@ function rememberSnapshot() {
 
 /** @returns {Promise<{changed: boolean}>} */
 async function formChanged() {
-  await quiet();
+  try {
+    await quiet();
+    return { changed: hasChanges() };
+  } finally {
+    stopWatching();
+  }
+}
+
+/** Ends the watch begun at the snapshot: after the question, or when no question came. */
+function stopWatching() {
+  clearTimeout(watchTimer);
+  watchTimer = undefined;
   observer?.disconnect();
   observer = null;
-  return { changed: hasChanges() };
 }
 
 function hasChanges() {
@@ -116,6 +132,8 @@ function quiet() {
     check();
   });
 }
+
+addEventListener("pagehide", stopWatching);
 
 relayContent.changes = { rememberSnapshot, formChanged, noteActed };
 })();
