@@ -167,3 +167,51 @@ _STATE = """async (url) => {
     const tab = tabs.find((t) => t.url === url);
     return await chrome.tabs.sendMessage(tab.id, {relay: "state"}, {frameId: 0});
 }"""
+
+
+# A snapshot's change watcher (content/changes.js) in Relay's isolated world of the top frame:
+# the count of MutationObservers there that are still reachable (queryObjects collects garbage
+# first, so a disconnected watcher nobody holds is not counted).
+def _observers(page: Any) -> int:
+    cdp = page.context.new_cdp_session(page)
+    contexts: list[dict[str, Any]] = []
+    cdp.on("Runtime.executionContextCreated", lambda e: contexts.append(e["context"]))
+    try:
+        cdp.send("Runtime.enable")  # reports every context that exists, Relay's world too
+        top = cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
+        [world] = [c for c in contexts if c["name"] == "Relay"
+                   and c.get("auxData", {}).get("frameId") == top]
+        proto = cdp.send("Runtime.evaluate", {
+            "expression": "MutationObserver.prototype", "contextId": world["id"]})["result"]
+        found = cdp.send("Runtime.queryObjects", {"prototypeObjectId": proto["objectId"]})
+        length = cdp.send("Runtime.callFunctionOn", {
+            "objectId": found["objects"]["objectId"], "returnByValue": True,
+            "functionDeclaration": "function () { return this.length; }"})
+        return int(length["result"]["value"])
+    finally:
+        cdp.detach()
+
+
+_SNAPSHOT_ONLY = """async (url) => {
+    const [tab] = await chrome.tabs.query({ url });
+    const reply = await chrome.tabs.sendMessage(tab.id, { relay: "snapshot" }, { frameId: 0 });
+    return reply.ok;
+}"""
+
+
+def test_a_fill_that_stops_after_its_snapshot_leaves_no_watcher_running(
+    session: tuple[RelayBrowser, StaticServer],
+) -> None:
+    """A Fill that ends between its snapshot and the question after the apply (an error, a
+    closed panel) must not leave the page watched for good: the watcher stops by itself."""
+    browser, server = session
+    page = browser.open(server.url("dependent.html"))
+    try:
+        assert browser.fill(page).report.ok  # a whole Fill: its watcher stopped at the question
+        settled = _observers(page)
+        assert browser.worker.evaluate(_SNAPSHOT_ONLY, page.url) is True  # and no question after
+        assert _observers(page) == settled + 1
+        page.wait_for_timeout(10_500)  # changes.js WATCH_MOST_MS, and a little
+        assert _observers(page) == settled
+    finally:
+        page.close()
