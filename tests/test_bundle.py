@@ -190,11 +190,13 @@ def test_install_registers_every_browser_found(desktop: Desktop) -> None:
         if browser.snap and browser.family == "chromium":
             assert f"{browser.label} is installed as a Snap" in out, out
             assert by_label[f"{browser.label} (Snap)"]["status"] == "cannot connect"
-        # Not installed natively here (only Debian's Chromium is): never "ok". (Firefox's row
-        # is its Snap's: the portal reads ~/.mozilla, as a native Firefox does.)
+        # Not installed natively here (only Debian's Chromium is): never "ok". (The Snap and
+        # the Flatpak's portal both read ~/.mozilla: one row, the Snap's, not a native one.)
         if browser.name not in ("chromium", "firefox") and browser.label in by_label:
             assert by_label[browser.label]["status"] == "not installed", by_label[browser.label]
-    assert by_label["Firefox"]["status"] == "ok" and by_label["Firefox"]["host_started"]
+    assert "Firefox" not in by_label
+    firefox_snap = by_label["Firefox (Snap)"]
+    assert firefox_snap["status"] == "ok" and firefox_snap["host_started"]
     assert "Use a non-Snap build instead" in out
     assert {c["name"]: c["status"] for c in report["checks"]}["profile"] == "error"
 

@@ -120,6 +120,17 @@ def test_doctor_on_sandboxed_browsers(linux: Linux) -> None:
     assert chrome.problems == [] and chrome.status == "ok"
 
 
+def test_a_firefox_snap_beside_its_flatpak_is_not_called_native(linux: Linux) -> None:
+    """The Snap and the Flatpak's desktop portal both read ~/.mozilla: one row, the Snap's."""
+    linux.flatpak("org.mozilla.firefox")
+    linux.snap("firefox")
+    actions.install(linux.machine, linux.state, None, linux.host)
+    report = diagnose(linux.machine, linux.state, None, linux.host)
+    labels = sorted(b.label for b in report.browsers)
+    assert labels == ["Firefox (Flatpak)", "Firefox (Snap)"]
+    assert {r.kind for r in linux.state.registrations} == {"flatpak", "snap"}
+
+
 def test_flatpak_permission_from_the_apps_metadata_and_later_overrides(linux: Linux) -> None:
     meta = linux.sys / "var/lib/flatpak/app/org.chromium.Chromium/current/active"
     meta.mkdir(parents=True)

@@ -88,14 +88,16 @@ def installed_targets(browser: Browser, machine: Machine) -> list[Target]:
     native = is_present(browser, machine)
     if native:
         targets.append(browser_target(browser, machine))
+    # Before the Flatpak's portal folder: a Firefox Snap reads that same folder, and the one row
+    # it makes must not be labelled as a native Firefox.
+    if snap_present(browser, machine) and not (native and browser.family == "firefox"):
+        targets.append(browser_target(browser, machine, "snap"))
     if flatpak_present(browser, machine):
         targets.append(browser_target(browser, machine, "flatpak"))
         if browser.family == "firefox" and not native:
             # Newer Firefox Flatpaks reach hosts through the desktop portal too, which reads
             # the usual per-user folder.
             targets.append(browser_target(browser, machine))
-    if snap_present(browser, machine) and not (native and browser.family == "firefox"):
-        targets.append(browser_target(browser, machine, "snap"))
     unique: dict[Path, Target] = {}
     for target in targets:
         unique.setdefault(target.manifest_path, target)
