@@ -246,6 +246,28 @@ pair.forEach((b) => b.addEventListener("click", () => {
 </body></html>
 """
 
+# Unnamed checkboxes: the choices of one question under its label (the answer kept in a hidden
+# input beside them, as JazzHR's questionnaire does), and unrelated consent boxes side by side.
+CHECKBOXES_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Checkboxes</title></head><body>
+<form onsubmit="return false;">
+  <div class="question">
+    <label for="langs">Which languages do you speak?</label>
+    <div class="choices">
+      <span><input type="checkbox" id="lang-en"><label for="lang-en">English</label></span>
+      <span><input type="checkbox" id="lang-de"><label for="lang-de">German</label></span>
+      <span><input type="checkbox" id="lang-fr"><label for="lang-fr">French</label></span>
+    </div>
+    <input type="hidden" id="langs" name="langs">
+  </div>
+  <div class="consent">
+    <input type="checkbox" id="terms"><label for="terms">I accept the terms</label>
+    <input type="checkbox" id="news"><label for="news">Send me the newsletter</label>
+  </div>
+</form>
+</body></html>
+"""
+
 FRAME_PAGE = """<!doctype html><html><body>
 <div><label for="ref">Referral code</label><input id="ref" name="ref"></div>
 </body></html>
@@ -258,6 +280,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (root / "form.html").write_text(FORM_PAGE, encoding="utf-8")
     (root / "frame.html").write_text(FRAME_PAGE, encoding="utf-8")
     (root / "widgets.html").write_text(WIDGETS_PAGE, encoding="utf-8")
+    (root / "checkboxes.html").write_text(CHECKBOXES_PAGE, encoding="utf-8")
     (root / "empty.html").write_text("<p>nothing to fill</p>", encoding="utf-8")
     with StaticServer(root) as server:
         yield server.url("").rstrip("/")
@@ -672,6 +695,25 @@ def test_snapshot_widget_shapes(browser: tuple[Any, Any, Path], site: str) -> No
         assert visa.label_source == "legend" and visa.required
         assert [o.text for o in visa.options] == ["Yes", "No"]
         assert len(fields) == 5, [(f.label, f.widget) for f in fields]
+    finally:
+        page.close()
+
+
+def test_snapshot_groups_unnamed_checkboxes_under_their_question(
+    browser: tuple[Any, Any, Path], site: str
+) -> None:
+    context, worker, _ = browser
+    page = context.new_page()
+    page.goto(f"{site}/checkboxes.html")
+    try:
+        snap = worker.evaluate("(id) => relaySnapshotTab(id)", _tab_id(worker, page.url))
+        fields = FrameSnapshot.model_validate(snap["frames"][0]).fields
+        shapes = [(f.label, f.widget, [o.text for o in f.options]) for f in fields]
+        assert shapes == [
+            ("Which languages do you speak?", "checkbox_group", ["English", "German", "French"]),
+            ("I accept the terms", "checkbox", []),
+            ("Send me the newsletter", "checkbox", []),
+        ]
     finally:
         page.close()
 

@@ -591,8 +591,9 @@ function radioMembers(radio) {
 function checkboxMembers(box) {
   if (!box.name) {
     // Unnamed checkboxes alone in a fieldset answer its legend together (Workday's
-    // "Please check one of the boxes below").
-    const set = box.closest("fieldset, [role=group]");
+    // "Please check one of the boxes below"); alone in a box under a question label, that
+    // question (JazzHR's questionnaire keeps the answer in a hidden input beside them).
+    const set = box.closest("fieldset, [role=group]") ?? questionBox(box);
     if (!set) return [box];
     const boxes = [...set.querySelectorAll("input[type=checkbox]")];
     const others = set.querySelector("input:not([type=checkbox]):not([type=hidden]), select, textarea");
@@ -607,6 +608,31 @@ function checkboxMembers(box) {
   // work here" in each repeated work block) are the same question asked again, each its own.
   const texts = new Set(members.map((c) => ownText(/** @type {HTMLInputElement} */ (c))));
   return members.length > 1 && texts.size === 1 && !texts.has("") ? [box] : members;
+}
+
+/**
+ * The box around an unnamed checkbox and its sibling boxes (the smallest holding two or more,
+ * widened while it holds no others) when a label of no control (the question) comes first in it
+ * and each box reads differently: choices of one question. Unrelated boxes side by side (terms,
+ * newsletter) have no such label over them.
+ * @param {HTMLInputElement} box
+ */
+function questionBox(box) {
+  let count = 0;
+  let cur = box.parentElement;
+  for (let depth = 0; cur && depth < 5; depth += 1, cur = cur.parentElement) {
+    const boxes = /** @type {HTMLInputElement[]} */ ([...cur.querySelectorAll("input[type=checkbox]")]);
+    if (boxes.length < 2) continue;
+    if (count && boxes.length > count) return null;
+    count = boxes.length;
+    const first = boxes[0];
+    const question = [...cur.querySelectorAll("label")].some((l) => !l.control && norm(l.textContent)
+      && (l.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING));
+    if (!question) continue;
+    const texts = new Set(boxes.map(ownText));
+    return texts.size === boxes.length && !texts.has("") ? cur : null;
+  }
+  return null;
 }
 
 /** A checkbox's own label text (its <label>s, else aria-label), for telling choices apart. @param {HTMLInputElement} box */
