@@ -118,3 +118,7 @@ def test_notice_period_in_the_fields_unit() -> None:
     assert one(field("Notice period (weeks)", "text")).value == "4"
     assert one(field("Notice period in months", "number")).value == "1"
     assert one(field("Notice period")).value == "4 weeks"
+    # A placeholder's example shows how to write it, unit and all.
+    assert one(field("Notice period", placeholder="e.g. 2 weeks")).value == "4 weeks"
+    assert one(field("Notice period", placeholder="e.g. 30 days")).value == "28 days"
+    assert one(field("Notice period (in days)", placeholder="e.g. 30 days")).value == "28"

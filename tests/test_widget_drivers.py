@@ -963,6 +963,68 @@ def test_ats_replicas(open_page: Any, slug: str) -> None:
         assert out["submits"] == 0, out["log"]
 
 
+# Radix primitives (shadcn/ui): controls found by their label's text.
+RADIX = """async () => {
+  const drivers = window.__drivers;
+  const util = relayContent["drivers/util"];
+  const byLabel = (text) => [...document.querySelectorAll("label")]
+    .find((l) => l.textContent.trim() === text).control;
+  const popupsLeft = () => document.querySelectorAll("[data-radix-popper-content-wrapper]").length;
+  const country = byLabel("Country of residence");
+  const model = country.nextElementSibling;
+  const described = await drivers.findDriver(country).describe(country);
+  const openedToDescribe = popupsLeft();
+  const chose = await drivers.findDriver(country)
+    .apply(country, { action: "choose", values: ["Canada"] });
+  const heard = byLabel("How did you hear about us?");
+  const picked = await drivers.findDriver(heard)
+    .apply(heard, { action: "choose", values: ["LinkedIn"] });
+  const bubbles = [...document.querySelectorAll("input[aria-hidden=true][tabindex='-1']")];
+  const snap = await relayContent.snapshot.snapshot();
+  return {
+    driver: drivers.findDriver(country).name, described, openedToDescribe, chose, picked,
+    modelIsPart: drivers.isPartOfWidget(model), model: model.value,
+    bubbles: bubbles.length, bubblesArePart: bubbles.every((b) => drivers.isPartOfWidget(b)),
+    mirrors: bubbles.every((b) => util.isMirrorInput(b)),
+    fields: snap.fields.map((f) => [f.label, f.widget, f.options.map((o) => o.text)]),
+    popupsLeft: popupsLeft(),
+    pageHidden: document.querySelector("main").getAttribute("aria-hidden"),
+    posting: relayContent.posting.postingText(), read: window.__fixture.read(),
+    submits: window.__fixtureSubmits,
+  };
+}"""
+
+
+def test_radix_primitives(open_page: Any) -> None:
+    page = open_page("tests/fixtures/ats/shadcn-careers/index.html")
+    out = page.evaluate(RADIX)
+    # A select button with its hidden native select: the select lists the options, unopened.
+    assert out["driver"] == "popup-select"
+    assert [t for t in texts(out["described"]) if t][:2] == ["United States", "Canada"]
+    assert out["described"]["value"] == "" and out["openedToDescribe"] == 0
+    assert out["modelIsPart"] and out["model"] == "Canada"
+    assert out["chose"]["status"] == "applied" and out["read"]["country"] == "Canada"
+    # A popover list whose first row carries aria-selected as its cursor: chosen by a click.
+    assert out["picked"]["status"] == "applied" and out["read"]["heard"] == "LinkedIn"
+    # The bubble inputs behind checkbox, radio and switch buttons are no fields of their own.
+    assert out["bubbles"] >= 9 and out["bubblesArePart"] and out["mirrors"]
+    fields = {label: (widget, options) for label, widget, options in out["fields"]}
+    assert "" not in fields, out["fields"]
+    assert fields["Which languages can you work in?"] == (
+        "checkbox_group", ["English", "Spanish", "Portuguese", "German", "Mandarin"])
+    assert fields["Are you legally authorized to work in the United States?"] == (
+        "radio_group", ["Yes", "No"])
+    assert fields["Open to relocating to Austin, TX"][0] == "checkbox"
+    assert fields["Gender"] == (
+        "listbox", ["", "Female", "Male", "Non-binary", "I don't wish to answer"])
+    # Reading the form left no list open, so the page is not hidden from the posting's reader.
+    assert out["popupsLeft"] == 0 and out["pageHidden"] is None
+    assert "Austin, TX" in out["posting"]
+    # A group's question beside its buttons and their bubble inputs is the form's text.
+    assert "Which languages" not in out["posting"]
+    assert out["submits"] == 0
+
+
 # --- from a content script's isolated world ----------------------------------------------------
 
 ISOLATED_APPLY = """(async () => {

@@ -192,7 +192,8 @@ _UNIT_WORDS = {
 
 
 def _notice_in_units(field: FormField, notice: str) -> str | Missing:
-    """The notice period in the unit the field counts in ("Notice period (in days)" → "28")."""
+    """The notice period in the unit the field counts in ("Notice period (in days)" → "28"), or
+    written like the placeholder's example ("e.g. 30 days" → "28 days")."""
     from bridge.rules.notice import to_days
 
     text = f"{field.label} {field.placeholder}".casefold()
@@ -207,6 +208,10 @@ def _notice_in_units(field: FormField, notice: str) -> str | Missing:
     count = span[0] / units[0]
     if not count.is_integer() and units[0] == 30:
         count = round(count)  # "4 weeks" in months: 1
+    # A number with its unit in the placeholder is an example of the writing, not a count box.
+    example = re.search(r"\d+\s*(" + _UNIT_WORDS[units[0]] + ")", field.placeholder.casefold())
+    if example and not re.search(_UNIT_WORDS[units[0]], field.label.casefold()):
+        return f"{count:g} {example.group(1).strip()}"
     return f"{count:g}"
 
 

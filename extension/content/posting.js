@@ -10,6 +10,7 @@
 (() => {
 "use strict";
 const { RELAY_UI_ATTR, cut, walkElements } = relayContent.dom;
+const { isMirrorInput } = relayContent["drivers/util"];
 
 // Subtrees that are form parts, widgets or page chrome: their text is never the posting.
 const NOT_POSTING = [
@@ -143,6 +144,8 @@ function questionKeys(el) {
 
 /** @param {Element} el */
 function keyOf(el) {
+  // The input mirroring a choice button (Radix's bubble input) is that button's question.
+  if (isMirrorInput(el)) return /** @type {Element} */ (el.previousElementSibling);
   if (el instanceof HTMLInputElement && (el.type === "radio" || el.type === "checkbox") && el.name) {
     return `${el.type}:${el.name}`;
   }

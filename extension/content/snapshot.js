@@ -7,7 +7,7 @@
 "use strict";
 const { boundField, boundPage } = relayContent.bounds;
 const drivers = relayContent["drivers/index"];
-const { isPlaceholderOption } = relayContent["drivers/util"];
+const { isMirrorInput, isPlaceholderOption } = relayContent["drivers/util"];
 const {
   RELAY_UI_ATTR, cap, commonAncestor, composedParent, deepDescendants, isVisible, norm, textOf, walkElements,
 } = relayContent.dom;
@@ -195,7 +195,7 @@ async function snapshot(budgetMs = BUDGET_MS) {
       // A group the driver could not read (its choices are slotted custom elements): Relay's own
       // group handling reads and clicks them.
       if (/_group$/.test(String(field.widget)) && !field.options.length) {
-        const members = deepDescendants(el).filter((m) => m.matches("input[type=radio], [role=radio]"));
+        const members = radioChoicesIn(el);
         if (members.length) {
           registry.delete(field.id);
           field = nativeGroupField(members, "radio_group", heading, el);
@@ -204,13 +204,13 @@ async function snapshot(budgetMs = BUDGET_MS) {
       for (const inner of deepDescendants(el)) taken.add(inner);
     } else if (el instanceof HTMLInputElement && el.type === "radio") {
       field = nativeGroupField(radioMembers(el), "radio_group", heading);
-    } else if (el instanceof HTMLInputElement && el.type === "checkbox") {
+    } else if (el.matches("input[type=checkbox], [role=checkbox]")) {
       const members = checkboxMembers(el);
       field = members.length > 1
         ? nativeGroupField(members, "checkbox_group", heading)
         : controlField(el, heading);
     } else if (el.getAttribute("role") === "radiogroup") {
-      const members = deepDescendants(el).filter((m) => m.matches("input[type=radio], [role=radio]"));
+      const members = radioChoicesIn(el);
       field = members.length ? nativeGroupField(members, "radio_group", heading, el) : null;
     } else if (el.getAttribute("role") === "radio") {
       // ARIA radios without a radiogroup: the siblings under the same parent answer one question.
@@ -364,7 +364,7 @@ function isCandidate(el) {
 function isDecorativeChoice(el) {
   const label = el.closest("label");
   const isChoice = (/** @type {unknown} */ n) => n instanceof HTMLInputElement
-    && (n.type === "radio" || n.type === "checkbox");
+    && (n.type === "radio" || n.type === "checkbox") && !isMirrorInput(n);
   if (isChoice(label?.control)) return true;
   const box = label ?? el.parentElement;
   if (!box || !isChoice(box.querySelector("input[type=radio], input[type=checkbox]"))) return false;
@@ -587,26 +587,40 @@ function radioMembers(radio) {
     .filter((r) => /** @type {HTMLInputElement} */ (r).form === radio.form);
 }
 
-/** @param {HTMLInputElement} box */
+const CHECKBOX = "input[type=checkbox], [role=checkbox]";
+
+/** The checkboxes in a box, native or ARIA, without the inputs that only mirror a button. @param {Element} box */
+function checkboxesIn(box) {
+  return [...box.querySelectorAll(CHECKBOX)].filter((b) => !isMirrorInput(b));
+}
+
+/** The radio choices in a group, native or ARIA, without mirror inputs. @param {Element} group */
+function radioChoicesIn(group) {
+  return deepDescendants(group).filter((m) => m.matches("input[type=radio], [role=radio]") && !isMirrorInput(m));
+}
+
+/** A native checkbox or an ARIA one (which has no name to group by). @param {Element} box */
 function checkboxMembers(box) {
-  if (!box.name) {
+  const name = box instanceof HTMLInputElement ? box.name : "";
+  if (!name) {
     // Unnamed checkboxes alone in a fieldset answer its legend together (Workday's
     // "Please check one of the boxes below"); alone in a box under a question label, that
-    // question (JazzHR's questionnaire keeps the answer in a hidden input beside them).
+    // question (JazzHR's questionnaire keeps the answer in a hidden input beside them; a
+    // shadcn form labels a group of Radix checkbox buttons so).
     const set = box.closest("fieldset, [role=group]") ?? questionBox(box);
     if (!set) return [box];
-    const boxes = [...set.querySelectorAll("input[type=checkbox]")];
+    const boxes = checkboxesIn(set);
     const others = set.querySelector("input:not([type=checkbox]):not([type=hidden]), select, textarea");
-    return boxes.length > 1 && !others && boxes.every((b) => !(/** @type {HTMLInputElement} */ (b)).name)
+    return boxes.length > 1 && !others && boxes.every((b) => !(b instanceof HTMLInputElement) || !b.name)
       ? boxes : [box];
   }
   const root = box.getRootNode();
   const scope = root instanceof Document || root instanceof ShadowRoot ? root : document;
-  const members = [...scope.querySelectorAll(`input[type=checkbox][name="${CSS.escape(box.name)}"]`)]
-    .filter((c) => /** @type {HTMLInputElement} */ (c).form === box.form);
+  const members = [...scope.querySelectorAll(`input[type=checkbox][name="${CSS.escape(name)}"]`)]
+    .filter((c) => /** @type {HTMLInputElement} */ (c).form === /** @type {HTMLInputElement} */ (box).form);
   // The choices of one question read differently; boxes that all read the same ("I currently
   // work here" in each repeated work block) are the same question asked again, each its own.
-  const texts = new Set(members.map((c) => ownText(/** @type {HTMLInputElement} */ (c))));
+  const texts = new Set(members.map(ownText));
   return members.length > 1 && texts.size === 1 && !texts.has("") ? [box] : members;
 }
 
@@ -615,13 +629,13 @@ function checkboxMembers(box) {
  * widened while it holds no others) when a label of no control (the question) comes first in it
  * and each box reads differently: choices of one question. Unrelated boxes side by side (terms,
  * newsletter) have no such label over them.
- * @param {HTMLInputElement} box
+ * @param {Element} box
  */
 function questionBox(box) {
   let count = 0;
   let cur = box.parentElement;
   for (let depth = 0; cur && depth < 5; depth += 1, cur = cur.parentElement) {
-    const boxes = /** @type {HTMLInputElement[]} */ ([...cur.querySelectorAll("input[type=checkbox]")]);
+    const boxes = checkboxesIn(cur);
     if (boxes.length < 2) continue;
     if (count && boxes.length > count) return null;
     count = boxes.length;
@@ -635,9 +649,11 @@ function questionBox(box) {
   return null;
 }
 
-/** A checkbox's own label text (its <label>s, else aria-label), for telling choices apart. @param {HTMLInputElement} box */
+/** A checkbox's own label text (its <label>s, else aria-label), for telling choices apart. @param {Element} box */
 function ownText(box) {
-  const text = [...(box.labels ?? [])].map((l) => l.textContent ?? "").join(" ") || box.getAttribute("aria-label") || "";
+  /** @type {NodeListOf<HTMLLabelElement>|undefined} */
+  const labels = /** @type {any} */ (box).labels;
+  const text = [...(labels ?? [])].map((l) => l.textContent ?? "").join(" ") || box.getAttribute("aria-label") || "";
   return text.replace(/\s+/g, " ").trim().toLowerCase();
 }
 

@@ -22,6 +22,7 @@ const { radioGroup } = relayContent["drivers/radio_group"];
 const { reactSelect } = relayContent["drivers/react_select"];
 const { select2 } = relayContent["drivers/select2"];
 const { workdayListbox } = relayContent["drivers/workday_listbox"];
+const { isMirrorInput } = relayContent["drivers/util"];
 
 /** @type {import("./util.js").Driver[]} */
 const DRIVERS = [
@@ -65,7 +66,7 @@ const CANDIDATE_SELECTOR = [
  * Whether `el` is an inner part of a widget that is operated through another element, so a
  * snapshot should not list it as a field of its own (select2's focusser and search box, Workday's
  * mirror input, Fabric's proxy select, MUI's native input, the buttons and hidden checkbox of a
- * yes/no pair, Workday date sections, react-select's required shim).
+ * yes/no pair, Workday date sections, react-select's required shim, Radix's bubble inputs).
  * @param {Element} el
  */
 function isPartOfWidget(el) {
@@ -79,6 +80,7 @@ function isPartOfWidget(el) {
         || proxyTriggerOf(el) !== null;
     }
     if (el instanceof HTMLInputElement) {
+      if (isMirrorInput(el)) return true;
       if (el.previousElementSibling?.matches("button[aria-haspopup=listbox]")) return true;
       if (el.matches("input.MuiSelect-nativeInput")) return true;
       if (el.closest("[data-automation-id=dateInputWrapper]")) return true;

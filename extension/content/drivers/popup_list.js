@@ -194,7 +194,8 @@ async function closePopup(trigger) {
   // A list that closes on Escape starts closing within a task or two (the trigger says so even
   // while the list fades out); one that ignores Escape (iCIMS) gets the press outside at once.
   const closing = () => !popupOf(trigger) || (wasExpanded && trigger.getAttribute("aria-expanded") === "false");
-  if (!(await waitFor(closing, 25))) press(doc.body, ["mousedown", "mouseup"]);
+  // The press outside as a person makes it: pointer events too (Radix's layers listen for them).
+  if (!(await waitFor(closing, 25))) press(doc.body, ["pointerdown", "mousedown", "pointerup", "mouseup"]);
   // A list that closes on the press outside starts at once (the trigger says so while it fades).
   if (await waitFor(closing, 60)) {
     await waitFor(() => !popupOf(trigger), 300);

@@ -1,6 +1,7 @@
-// Select buttons of component libraries (Fabric on BambooHR, MUI Select, other role=button /
-// role=combobox elements with aria-haspopup): the button shows the choice, the options open in a
-// portal as role=option / role=menuitem, and a click on one commits it.
+// Select buttons of component libraries (Fabric on BambooHR, MUI Select, Radix Select, other
+// role=button / role=combobox elements with aria-haspopup, any <button> with role=combobox: a
+// select-only combobox): the button shows the choice, the options open in a portal as
+// role=option / role=menuitem, and a click on one commits it.
 (() => {
 "use strict";
 const {
@@ -11,7 +12,7 @@ const {
   waitFor, wantedOf,
 } = relayContent["drivers/util"];
 
-const TRIGGER = ".fab-SelectToggle, [role=combobox][aria-haspopup=listbox]:not(input), "
+const TRIGGER = ".fab-SelectToggle, [role=combobox][aria-haspopup=listbox]:not(input), button[role=combobox], "
   + "[role=button][aria-haspopup=listbox], [role=button][aria-haspopup=true][aria-expanded], "
   + "[data-fabric-component=Select] button[aria-haspopup]";
 
@@ -76,8 +77,9 @@ function markChosen(options, value) {
 }
 
 /**
- * The hidden native <select> a select button stands in for: right before the button or its
- * wrapper, not rendered, and showing the same choice (or both showing none). Null otherwise.
+ * The hidden native <select> a select button stands in for: right before or after the button or
+ * its wrapper (Radix puts it after), not rendered, and showing the same choice (or both showing
+ * none). Null otherwise.
  * @param {Element} trigger @param {string} value  what the button shows
  * @returns {HTMLSelectElement|null}
  */
@@ -85,26 +87,33 @@ function modelSelect(trigger, value) {
   /** @type {Element|null} */
   let node = trigger;
   for (let depth = 0; node && depth < 3; depth += 1, node = node.parentElement) {
-    const prev = node.previousElementSibling;
-    if (!(prev instanceof HTMLSelectElement)) continue;
-    // Fabric's proxy holds only the chosen option: no list to read there.
-    if (isVisible(prev) || prev.multiple || prev.options.length < 2) return null;
-    const chosen = [...prev.selectedOptions].filter((o) => !isPlaceholderOption(o)).map((o) => norm(o.text)).join(", ");
-    return fold(chosen) === fold(value) ? prev : null;
+    const select = [node.previousElementSibling, node.nextElementSibling]
+      .find((sib) => sib instanceof HTMLSelectElement);
+    if (!(select instanceof HTMLSelectElement)) continue;
+    // Fabric's proxy holds only the chosen option: no list to read there. A select kept from the
+    // person (hidden from assistive tech and the tab order, as Radix's is) is a model even
+    // though it is rendered, a pixel wide.
+    const keptAway = select.getAttribute("aria-hidden") === "true" && select.tabIndex === -1;
+    if ((isVisible(select) && !keptAway) || select.multiple || select.options.length < 2) return null;
+    const chosen = [...select.selectedOptions].filter((o) => !isPlaceholderOption(o)).map((o) => norm(o.text)).join(", ");
+    return fold(chosen) === fold(value) ? select : null;
   }
   return null;
 }
 
 /**
- * The select button standing in for a hidden native <select> (right after it, or inside the
- * element right after it): the control a person uses, while the select only keeps the value.
+ * The select button standing in for a hidden native <select> (right after it or inside the
+ * element right after it, or right before it): the control a person uses, while the select only
+ * keeps the value.
  * @param {HTMLSelectElement} select
  * @returns {Element|null}
  */
 function proxyTriggerOf(select) {
+  if (select.multiple || select.options.length < 2) return null;
   const next = select.nextElementSibling;
-  if (!next || select.multiple || select.options.length < 2) return null;
-  const trigger = next.matches(TRIGGER) ? next : next.querySelector(TRIGGER);
+  const prev = select.previousElementSibling;
+  const trigger = (next?.matches(TRIGGER) ? next : next?.querySelector(TRIGGER))
+    ?? (prev?.matches(TRIGGER) ? prev : null);
   if (!trigger || trigger.querySelector(TEXT_BOX)) return null;
   return modelSelect(trigger, shown(trigger)) === select ? trigger : null;
 }

@@ -115,6 +115,17 @@ function outcome(status, detail, valueAfter = "") {
   return { status, detail, value_after: valueAfter };
 }
 
+/**
+ * An input that only mirrors an ARIA choice button right before it for the form's sake (Radix's
+ * "bubble" inputs after its checkbox, radio and switch buttons): hidden from assistive tech, out
+ * of the tab order, following the button's state one way. The button is the control.
+ * @param {Element} el
+ */
+function isMirrorInput(el) {
+  return el instanceof HTMLInputElement && el.getAttribute("aria-hidden") === "true" && el.tabIndex === -1
+    && Boolean(el.previousElementSibling?.matches("[role=checkbox], [role=radio], [role=switch]"));
+}
+
 /** Whether an element takes up space and is not hidden by CSS. @param {Element|null} el */
 function isVisible(el) {
   if (!el || !el.isConnected) return false;
@@ -418,6 +429,6 @@ relayContent["drivers/util"] = {
   sleep, nextTask, settle, waitFor, isPromptText, isPlaceholderOption, norm, fold, outcome,
   isVisible, rootOf, byId, isSubmitControl, press, isUntypedFormButton, clickCancelled, keyPress,
   setNativeValue, fire, wantedOf, matchOption, matchSuggestion, namesPlace, placeOf, escapeRe,
-  textOf, keepFocus, isLocked, choiceLabel,
+  textOf, keepFocus, isLocked, choiceLabel, isMirrorInput,
 };
 })();
