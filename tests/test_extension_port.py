@@ -247,7 +247,8 @@ pair.forEach((b) => b.addEventListener("click", () => {
 """
 
 # Unnamed checkboxes: the choices of one question under its label (the answer kept in a hidden
-# input beside them, as JazzHR's questionnaire does), and unrelated consent boxes side by side.
+# input beside them, as JazzHR's questionnaire does), boxes with a name each under a legend
+# (Gravity Forms), and unrelated consent boxes side by side.
 CHECKBOXES_PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>Checkboxes</title></head><body>
 <form onsubmit="return false;">
@@ -260,6 +261,13 @@ CHECKBOXES_PAGE = """<!doctype html>
     </div>
     <input type="hidden" id="langs" name="langs">
   </div>
+  <fieldset>
+    <legend>Which tools do you use?</legend>
+    <div class="choices">
+      <div><input type="checkbox" name="input_9.1" id="tool-1"><label for="tool-1">Figma</label></div>
+      <div><input type="checkbox" name="input_9.2" id="tool-2"><label for="tool-2">Excel</label></div>
+    </div>
+  </fieldset>
   <div class="consent">
     <input type="checkbox" id="terms"><label for="terms">I accept the terms</label>
     <input type="checkbox" id="news"><label for="news">Send me the newsletter</label>
@@ -711,6 +719,7 @@ def test_snapshot_groups_unnamed_checkboxes_under_their_question(
         shapes = [(f.label, f.widget, [o.text for o in f.options]) for f in fields]
         assert shapes == [
             ("Which languages do you speak?", "checkbox_group", ["English", "German", "French"]),
+            ("Which tools do you use?", "checkbox_group", ["Figma", "Excel"]),
             ("I accept the terms", "checkbox", []),
             ("Send me the newsletter", "checkbox", []),
         ]

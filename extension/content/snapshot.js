@@ -602,26 +602,30 @@ function radioChoicesIn(group) {
 /** A native checkbox or an ARIA one (which has no name to group by). @param {Element} box */
 function checkboxMembers(box) {
   const name = box instanceof HTMLInputElement ? box.name : "";
-  if (!name) {
-    // Unnamed checkboxes alone in a fieldset answer its legend together (Workday's
-    // "Please check one of the boxes below"); alone in a box under a question label, that
-    // question (JazzHR's questionnaire keeps the answer in a hidden input beside them; a
-    // shadcn form labels a group of Radix checkbox buttons so).
-    const set = box.closest("fieldset, [role=group]") ?? questionBox(box);
-    if (!set) return [box];
-    const boxes = checkboxesIn(set);
-    const others = set.querySelector("input:not([type=checkbox]):not([type=hidden]), select, textarea");
-    return boxes.length > 1 && !others && boxes.every((b) => !(b instanceof HTMLInputElement) || !b.name)
-      ? boxes : [box];
+  if (name) {
+    const root = box.getRootNode();
+    const scope = root instanceof Document || root instanceof ShadowRoot ? root : document;
+    const members = [...scope.querySelectorAll(`input[type=checkbox][name="${CSS.escape(name)}"]`)]
+      .filter((c) => /** @type {HTMLInputElement} */ (c).form === /** @type {HTMLInputElement} */ (box).form);
+    // The choices of one question read differently; boxes that all read the same ("I currently
+    // work here" in each repeated work block) are the same question asked again, each its own.
+    const texts = new Set(members.map(ownText));
+    if (members.length > 1) return texts.size === 1 && !texts.has("") ? [box] : members;
   }
-  const root = box.getRootNode();
-  const scope = root instanceof Document || root instanceof ShadowRoot ? root : document;
-  const members = [...scope.querySelectorAll(`input[type=checkbox][name="${CSS.escape(name)}"]`)]
-    .filter((c) => /** @type {HTMLInputElement} */ (c).form === /** @type {HTMLInputElement} */ (box).form);
-  // The choices of one question read differently; boxes that all read the same ("I currently
-  // work here" in each repeated work block) are the same question asked again, each its own.
-  const texts = new Set(members.map(ownText));
-  return members.length > 1 && texts.size === 1 && !texts.has("") ? [box] : members;
+  // Unnamed checkboxes, or each with a name of its own (Gravity Forms names them input_14.1,
+  // input_14.2, …), alone in a fieldset answer its legend together (Workday's "Please check one
+  // of the boxes below"); alone in a box under a question label, that question (JazzHR's
+  // questionnaire keeps the answer in a hidden input beside them; a shadcn form labels a group
+  // of Radix checkbox buttons so).
+  const set = box.closest("fieldset, [role=group]") ?? questionBox(box);
+  if (!set) return [box];
+  const boxes = checkboxesIn(set);
+  const others = set.querySelector("input:not([type=checkbox]):not([type=hidden]), select, textarea");
+  const names = boxes.map((b) => (b instanceof HTMLInputElement ? b.name : ""));
+  const unnamed = names.every((n) => !n);
+  const ownNames = !unnamed && names.every(Boolean) && new Set(names).size === names.length
+    && new Set(boxes.map(ownText)).size === boxes.length && !boxes.some((b) => !ownText(b));
+  return boxes.length > 1 && !others && (unnamed || ownNames) ? boxes : [box];
 }
 
 /**
