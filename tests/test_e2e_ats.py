@@ -50,7 +50,7 @@ MIN_STEP_REACHED = {
 ADAPTER_OF = {
     "taleo": "oracle", "personio": "", "welcome-to-the-jungle": "",
     "jazzhr": "", "successfactors": "", "breezy": "", "dover": "", "eightfold": "", "phenom": "",
-    "pinpoint": "", "rippling": "", "shadcn": "", "gravityforms": "",
+    "pinpoint": "", "rippling": "", "shadcn": "", "gravityforms": "", "google-forms": "",
 }
 
 
