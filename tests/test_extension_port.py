@@ -264,8 +264,8 @@ CHECKBOXES_PAGE = """<!doctype html>
   <fieldset>
     <legend>Which tools do you use?</legend>
     <div class="choices">
-      <div><input type="checkbox" name="input_9.1" id="tool-1"><label for="tool-1">Figma</label></div>
-      <div><input type="checkbox" name="input_9.2" id="tool-2"><label for="tool-2">Excel</label></div>
+      <div><input type="checkbox" name="input_9.1" id="t1"><label for="t1">Figma</label></div>
+      <div><input type="checkbox" name="input_9.2" id="t2"><label for="t2">Excel</label></div>
     </div>
   </fieldset>
   <div class="consent">

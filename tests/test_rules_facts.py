@@ -159,6 +159,12 @@ def test_residence_questions() -> None:
     assert d.value == "Yes"
 
 
+def test_where_the_person_lives_asked_as_city_and_country() -> None:
+    d = one(field("Which city and country do you live in?"))
+    assert (d.key, d.status.value) == ("location.full", "fill"), d.reason
+    assert d.value.startswith("San Francisco")
+
+
 def test_summary_and_headline() -> None:
     lp = profile(basics__summary="Backend engineer.", basics__label="Senior Backend Engineer")
     ds = run(field("Summary", "textarea"), field("Headline"), lp=lp)

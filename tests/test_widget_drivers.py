@@ -1025,6 +1025,44 @@ def test_radix_primitives(open_page: Any) -> None:
     assert out["submits"] == 0
 
 
+# Google Forms: a listbox that is a field, its "Choose" row selected while empty; ARIA checkboxes
+# in a list named by the question's heading, with an "Other:" write-in box.
+GOOGLE_FORMS = """async () => {
+  window.__fixture.showStep(2);
+  const drivers = window.__drivers;
+  const years = document.querySelector("[role=listbox][aria-labelledby]");
+  const driver = drivers.findDriver(years);
+  const described = await driver.describe(years);
+  const unknown = await driver.apply(years, { action: "choose", values: ["25+"] });
+  const chose = await driver.apply(years, { action: "choose", values: ["6-10"] });
+  const popupsLeft = document.querySelectorAll(".OA0qNb").length;
+  const snap = await relayContent.snapshot.snapshot();
+  return {
+    driver: driver && driver.name, described, unknown, chose, popupsLeft,
+    read: window.__fixture.read(),
+    fields: snap.fields.map((f) => [f.label, f.widget, f.options.map((o) => o.text), f.value]),
+    submits: window.__fixtureSubmits,
+  };
+}"""
+
+
+def test_google_forms_listbox_and_checkbox_list(open_page: Any) -> None:
+    page = open_page("tests/fixtures/ats/google-forms/index.html")
+    out = page.evaluate(GOOGLE_FORMS)
+    assert out["driver"] == "aria-listbox"
+    # The prompt row is no option and no value, though the list marks it selected.
+    assert texts(out["described"]) == ["0-2", "3-5", "6-10", "10+"]
+    assert out["described"]["value"] == ""
+    assert out["unknown"]["status"] == "refused" and out["read"]["years"] == "6-10"
+    assert out["chose"]["status"] == "applied" and out["popupsLeft"] == 0
+    fields = {label: (widget, options, value) for label, widget, options, value in out["fields"]}
+    assert fields["Years of experience"] == ("listbox", ["0-2", "3-5", "6-10", "10+"], "6-10")
+    assert fields["Highest degree"][2] == ""
+    assert fields["Which languages do you speak?"][:2] == (
+        "checkbox_group", ["English", "Spanish", "German", "Other:"])
+    assert out["submits"] == 0
+
+
 # --- from a content script's isolated world ----------------------------------------------------
 
 ISOLATED_APPLY = """(async () => {

@@ -14,6 +14,7 @@ export const CONTENT_FILES = Object.freeze([
   "content/drivers/checkbox_group.js",
   "content/drivers/checkbox.js",
   "content/drivers/popup_list.js",
+  "content/drivers/aria_listbox.js",
   "content/drivers/combobox.js",
   "content/drivers/contenteditable.js",
   "content/drivers/date_format.js",

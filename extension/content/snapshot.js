@@ -620,7 +620,10 @@ function checkboxMembers(box) {
   const set = box.closest("fieldset, [role=group]") ?? questionBox(box);
   if (!set) return [box];
   const boxes = checkboxesIn(set);
-  const others = set.querySelector("input:not([type=checkbox]):not([type=hidden]), select, textarea");
+  // Another control in the box makes it more than one question, unless it is a choice's own
+  // write-in box ("Other:" and a text box, in the row of its checkbox).
+  const others = [...set.querySelectorAll("input:not([type=checkbox]):not([type=hidden]), select, textarea")]
+    .some((c) => !c.parentElement?.querySelector(CHECKBOX));
   const names = boxes.map((b) => (b instanceof HTMLInputElement ? b.name : ""));
   const unnamed = names.every((n) => !n);
   const ownNames = !unnamed && names.every(Boolean) && new Set(names).size === names.length
@@ -630,9 +633,10 @@ function checkboxMembers(box) {
 
 /**
  * The box around an unnamed checkbox and its sibling boxes (the smallest holding two or more,
- * widened while it holds no others) when a label of no control (the question) comes first in it
- * and each box reads differently: choices of one question. Unrelated boxes side by side (terms,
- * newsletter) have no such label over them.
+ * widened while it holds no others) when it names a question (aria-labelledby, as Google Forms'
+ * list of boxes does) or a label of no control (the question) comes first in it, and each box
+ * reads differently: choices of one question. Unrelated boxes side by side (terms, newsletter)
+ * have no such question over them.
  * @param {Element} box
  */
 function questionBox(box) {
@@ -644,8 +648,9 @@ function questionBox(box) {
     if (count && boxes.length > count) return null;
     count = boxes.length;
     const first = boxes[0];
-    const question = [...cur.querySelectorAll("label")].some((l) => !l.control && norm(l.textContent)
-      && (l.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING));
+    const question = cur.hasAttribute("aria-labelledby")
+      || [...cur.querySelectorAll("label")].some((l) => !l.control && norm(l.textContent)
+        && (l.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING));
     if (!question) continue;
     const texts = new Set(boxes.map(ownText));
     return texts.size === boxes.length && !texts.has("") ? cur : null;

@@ -7,6 +7,7 @@
 // containers, and callers may use them directly (see DRIVERS_BY_NAME).
 (() => {
 "use strict";
+const { ariaListbox } = relayContent["drivers/aria_listbox"];
 const { checkbox } = relayContent["drivers/checkbox"];
 const { checkboxGroup } = relayContent["drivers/checkbox_group"];
 const { TOGGLE_BUTTON } = relayContent["drivers/choices"];
@@ -35,6 +36,7 @@ const DRIVERS = [
   workdayListbox, // before popup-select: both are aria-haspopup buttons
   popupSelect,
   nativeSelect,
+  ariaListbox, // after the library widgets, whose popups and pills are listboxes too
   combobox,
   radioGroup,
   checkboxGroup,
