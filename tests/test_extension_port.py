@@ -248,7 +248,8 @@ pair.forEach((b) => b.addEventListener("click", () => {
 
 # Unnamed checkboxes: the choices of one question under its label (the answer kept in a hidden
 # input beside them, as JazzHR's questionnaire does), boxes with a name each under a legend
-# (Gravity Forms), and unrelated consent boxes side by side.
+# (Gravity Forms), unnamed radios under a label column (Ant Design), and unrelated consent boxes
+# side by side.
 CHECKBOXES_PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>Checkboxes</title></head><body>
 <form onsubmit="return false;">
@@ -268,6 +269,13 @@ CHECKBOXES_PAGE = """<!doctype html>
       <div><input type="checkbox" name="input_9.2" id="t2"><label for="t2">Excel</label></div>
     </div>
   </fieldset>
+  <div class="item">
+    <div class="label-col"><label for="apply_remote">Open to remote work?</label></div>
+    <div class="control-col"><div class="control"><div id="apply_remote" class="radio-group">
+      <label><span><input type="radio" value="yes"></span><span>Yes</span></label>
+      <label><span><input type="radio" value="no"></span><span>No</span></label>
+    </div></div></div>
+  </div>
   <div class="consent">
     <input type="checkbox" id="terms"><label for="terms">I accept the terms</label>
     <input type="checkbox" id="news"><label for="news">Send me the newsletter</label>
@@ -720,6 +728,7 @@ def test_snapshot_groups_unnamed_checkboxes_under_their_question(
         assert shapes == [
             ("Which languages do you speak?", "checkbox_group", ["English", "German", "French"]),
             ("Which tools do you use?", "checkbox_group", ["Figma", "Excel"]),
+            ("Open to remote work?", "radio_group", ["Yes", "No"]),
             ("I accept the terms", "checkbox", []),
             ("Send me the newsletter", "checkbox", []),
         ]

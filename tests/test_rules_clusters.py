@@ -65,6 +65,18 @@ def test_a_location_typeahead_typed_as_search_still_takes_the_city() -> None:
     assert d.value == "San Francisco", d.reason
 
 
+def test_a_select_whose_text_box_is_typed_as_search_is_answered() -> None:
+    # Ant Design's Select: a type=search combobox input labelled by its question.
+    years = ["0-1 years", "3-5 years", "8-12 years", "12+ years"]
+    d = run(field("Years of experience", "combobox", type="search", options=years), url=APPLY)[0]
+    assert d.value == "8-12 years", d.reason
+    d = run(field("How did you hear about us?", "combobox", type="search"), url=APPLY)[0]
+    assert d.key != "never.search", d.reason
+    # A site search is still one by its label or its form.
+    d = run(field("Search", "combobox", type="search"), url=APPLY)[0]
+    assert d.key == "never.search", d.reason
+
+
 def test_a_log_in_page_on_its_own_is_still_filled() -> None:
     ds = run(
         in_form(field("Email", "email", type="email"), "login", "login"),

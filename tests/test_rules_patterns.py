@@ -95,6 +95,15 @@ def test_names_and_ids(name: str, expected: str) -> None:
     assert best_key(name=name) == expected
 
 
+def test_a_form_prefix_on_an_id_says_nothing_of_the_field() -> None:
+    # Ant Design writes ids as <form>_<field>: a form called "apply" is no "applying for".
+    d = one(field("Current title", html_id="apply_current_title", form="apply"))
+    assert (d.key, d.value) == ("work.title", "Senior Backend Engineer"), d.reason
+    # The same words that are the field's own still exclude.
+    d = one(field("Title", html_id="position_applying_for", form="apply"))
+    assert d.key != "work.title", d.reason
+
+
 def test_localized_patterns_do_not_read_ids() -> None:
     # German words in an id are not read (only English patterns read name/id attributes), but
     # for the name parts that some records declare for ids (see below).

@@ -39,7 +39,11 @@ def site_search(field: FormField, ft: FieldText, cls: Classified | None) -> bool
     own = " ".join(x for x in (field.label, field.aria_label, field.placeholder) if x)
     folded = fold(own)
     by_label = folded in _words()["search_labels"] or _opens_with_search(folded)
-    typed = field.type.casefold() == "search" or field.role.casefold() in ("searchbox", "search")
+    # A select-like combobox's text box is often type=search (Ant Design's Select): by type
+    # alone it is no site search; a search label or a search form still tells one.
+    typed = (field.type.casefold() == "search" and field.widget != Widget.COMBOBOX) or (
+        field.role.casefold() in ("searchbox", "search")
+    )
     in_search_form = _says(field.form_hint, "search") and not _says(field.form_hint, "login")
     if not (by_label or typed or in_search_form):
         return False

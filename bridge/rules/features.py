@@ -97,10 +97,23 @@ def _clean_identifier(folded: str) -> str:
     return " ".join(words)
 
 
+def _without_form_prefix(raw: str, form: str) -> str:
+    """An id that starts with its form's id ("apply_current_title", as Ant Design writes them):
+    the form's part names the form, not the field ("apply" would read as "applying for")."""
+    cut = len(form)
+    if not form or len(raw) <= cut + 1 or raw[cut] not in "_-.":
+        return raw
+    return raw[cut + 1 :] if raw[:cut].casefold() == form.casefold() else raw
+
+
 def _identifier_text(field: FormField) -> tuple[str, ...]:
     parts: list[str] = []
     seen: set[str] = set()
-    own = [field.name, field.html_id, *(field.attrs.get(a, "") for a in ID_ATTRS)]
+    own = [
+        _without_form_prefix(field.name, field.form),
+        _without_form_prefix(field.html_id, field.form),
+        *(field.attrs.get(a, "") for a in ID_ATTRS),
+    ]
     # A container's ids ("apply-form") describe the form, not the field: only when it has none.
     parent = [] if any(own) else [field.attrs.get(f"parent:{a}", "") for a in ID_ATTRS]
     for raw in (*own, *parent):

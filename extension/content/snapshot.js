@@ -580,7 +580,15 @@ function soloLabel(/** @type {Element} */ container, /** @type {Element} */ radi
 
 /** @param {HTMLInputElement} radio */
 function radioMembers(radio) {
-  if (!radio.name) return [radio];
+  if (!radio.name) {
+    // Unnamed radios (Ant Design's Radio.Group keeps the choice in its own state) answer the
+    // question of the box they share, when each reads differently.
+    const set = radio.closest("fieldset, [role=radiogroup], [role=group]") ?? questionBox(radio, RADIO);
+    const radios = set ? choicesIn(set, RADIO) : [];
+    const texts = new Set(radios.map(ownText));
+    return radios.length > 1 && radios.every((r) => !(/** @type {HTMLInputElement} */ (r)).name)
+      && texts.size === radios.length && !texts.has("") ? radios : [radio];
+  }
   const root = radio.getRootNode();
   const scope = root instanceof Document || root instanceof ShadowRoot ? root : document;
   return [...scope.querySelectorAll(`input[type=radio][name="${CSS.escape(radio.name)}"]`)]
@@ -588,10 +596,14 @@ function radioMembers(radio) {
 }
 
 const CHECKBOX = "input[type=checkbox], [role=checkbox]";
+const RADIO = "input[type=radio]";
 
-/** The checkboxes in a box, native or ARIA, without the inputs that only mirror a button. @param {Element} box */
-function checkboxesIn(box) {
-  return [...box.querySelectorAll(CHECKBOX)].filter((b) => !isMirrorInput(b));
+/**
+ * The choices in a box (CHECKBOX or RADIO), without the inputs that only mirror a button.
+ * @param {Element} box @param {string} selector
+ */
+function choicesIn(box, selector) {
+  return [...box.querySelectorAll(selector)].filter((b) => !isMirrorInput(b));
 }
 
 /** The radio choices in a group, native or ARIA, without mirror inputs. @param {Element} group */
@@ -617,9 +629,9 @@ function checkboxMembers(box) {
   // of the boxes below"); alone in a box under a question label, that question (JazzHR's
   // questionnaire keeps the answer in a hidden input beside them; a shadcn form labels a group
   // of Radix checkbox buttons so).
-  const set = box.closest("fieldset, [role=group]") ?? questionBox(box);
+  const set = box.closest("fieldset, [role=group]") ?? questionBox(box, CHECKBOX);
   if (!set) return [box];
-  const boxes = checkboxesIn(set);
+  const boxes = choicesIn(set, CHECKBOX);
   // Another control in the box makes it more than one question, unless it is a choice's own
   // write-in box ("Other:" and a text box, in the row of its checkbox).
   const others = [...set.querySelectorAll("input:not([type=checkbox]):not([type=hidden]), select, textarea")]
@@ -636,14 +648,15 @@ function checkboxMembers(box) {
  * widened while it holds no others) when it names a question (aria-labelledby, as Google Forms'
  * list of boxes does) or a label of no control (the question) comes first in it, and each box
  * reads differently: choices of one question. Unrelated boxes side by side (terms, newsletter)
- * have no such question over them.
- * @param {Element} box
+ * have no such question over them. The question may sit a few levels up (Ant Design's label
+ * column beside the control column), as long as the box holds no other choices.
+ * @param {Element} box @param {string} selector  which choices (CHECKBOX or RADIO)
  */
-function questionBox(box) {
+function questionBox(box, selector) {
   let count = 0;
   let cur = box.parentElement;
-  for (let depth = 0; cur && depth < 5; depth += 1, cur = cur.parentElement) {
-    const boxes = checkboxesIn(cur);
+  for (let depth = 0; cur && depth < 8; depth += 1, cur = cur.parentElement) {
+    const boxes = choicesIn(cur, selector);
     if (boxes.length < 2) continue;
     if (count && boxes.length > count) return null;
     count = boxes.length;
