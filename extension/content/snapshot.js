@@ -671,7 +671,7 @@ function questionBox(box, selector) {
   return null;
 }
 
-/** A checkbox's own label text (its <label>s, else aria-label), for telling choices apart. @param {Element} box */
+/** A choice's own label text (its <label>s, else aria-label), for telling choices apart. @param {Element} box */
 function ownText(box) {
   /** @type {NodeListOf<HTMLLabelElement>|undefined} */
   const labels = /** @type {any} */ (box).labels;
