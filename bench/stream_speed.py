@@ -109,7 +109,7 @@ def modules():
     import bridge.rules.engine
     state["rt"].profile()
 def model_layer():
-    from bridge.llm import load_config
+    from bridge.llm.config import load_config
     load_config()
 def plan():
     from bridge.forms import FillRequest

@@ -27,8 +27,7 @@ from bridge.protocol.errors import ErrorCode, RelayError
 if TYPE_CHECKING:
     from bridge.forms import AckRequest, ApplyReport, BlockedReport, FieldDecision, FillRequest
     from bridge.learn.models import AnswerSave, ApplicationSubmitted
-    from bridge.llm import EscalationResult
-    from bridge.llm.escalate import OnSettled
+    from bridge.llm.escalate import EscalationResult, OnSettled
     from bridge.model_stream import ModelStream
     from bridge.profile import LoadedProfile
     from bridge.store import Store
@@ -308,17 +307,17 @@ class Runtime:
         asked = self._streamed(request, decisions)
         if asked:
             # The model's answers come later as `fill.answer` events (bridge/model_stream.py):
-            # nothing here waits for the model, nor for litellm's import.
-            from bridge.llm import EscalationResult
+            # nothing here waits for the model, nor loads the model layer or litellm.
             from bridge.model_stream import mark_asking
 
-            llm = EscalationResult(
-                decisions=mark_asking(decisions, asked),
-                status=f"llm: asking the model about {len(asked)} field(s)",
-            )
+            decisions = mark_asking(decisions, asked)
+            llm_calls, llm_cost = 0, 0.0
+            llm_status = f"llm: asking the model about {len(asked)} field(s)"
         else:
             llm = self.escalate_for(request, loaded, decisions, run_id)
-        decisions = llm.decisions
+            decisions, llm_calls, llm_cost, llm_status = (
+                llm.decisions, llm.llm_calls, llm.cost_usd, llm.status
+            )
         escalated = time.perf_counter()
         seq = 0
         for decision in decisions:
@@ -331,9 +330,9 @@ class Runtime:
         plan = FillPlan(
             run_id=run_id,
             decisions=decisions,
-            llm_calls=llm.llm_calls,
-            llm_cost_usd=llm.cost_usd,
-            llm_status=llm.status,
+            llm_calls=llm_calls,
+            llm_cost_usd=llm_cost,
+            llm_status=llm_status,
             llm_day_left_usd=self._day_left(),
             timings_ms={
                 "rules": round((planned - started) * 1000, 3),
@@ -377,8 +376,8 @@ class Runtime:
         send events, streams; other doors get the model's answers in the plan."""
         if not request.stream or self.door != NATIVE or self.emit is None:
             return []
-        from bridge.llm import load_config
-        from bridge.llm.escalate import model_candidates
+        from bridge.llm.candidates import model_candidates
+        from bridge.llm.config import load_config
 
         if not load_config().enabled:
             return []
@@ -386,7 +385,8 @@ class Runtime:
 
     def _day_left(self) -> float | None:
         """What the daily model cap leaves for today (None without a model)."""
-        from bridge.llm import CachedAnswer, load_config
+        from bridge.llm.config import load_config
+        from bridge.llm.ledger import CachedAnswer
         from bridge.store.llm_ledger import StoreLlmLedger
 
         config = load_config()
@@ -405,7 +405,9 @@ class Runtime:
         on_settled: OnSettled | None = None,
     ) -> EscalationResult:
         """What the rules left open goes to the model, behind the guards; rules only without one."""
-        from bridge.llm import CachedAnswer, escalate, load_config
+        from bridge.llm.config import load_config
+        from bridge.llm.escalate import escalate
+        from bridge.llm.ledger import CachedAnswer
         from bridge.store.llm_ledger import StoreLlmLedger
 
         ledger = StoreLlmLedger(self.store(), CachedAnswer)
@@ -551,7 +553,8 @@ def _load_engine() -> None:
 
 
 def _load_model_config() -> None:
-    from bridge.llm import load_config  # the model layer's own modules, not litellm
+    import bridge.llm.escalate  # noqa: F401  (the model layer's own modules, not litellm)
+    from bridge.llm.config import load_config
 
     load_config()
 

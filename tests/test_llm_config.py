@@ -95,7 +95,8 @@ def test_resume_text_is_read_from_the_pdf() -> None:
 
 
 def test_importing_the_model_layer_does_not_import_litellm() -> None:
-    code = "import sys, bridge.llm, bridge.cli.key_cmd; print('litellm' in sys.modules)"
+    code = ("import sys, bridge.llm.escalate, bridge.llm.resume_facts, bridge.cli.key_cmd; "
+            "print('litellm' in sys.modules)")
     out = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,

@@ -169,7 +169,7 @@ def test_warm_up_waits_while_the_model_is_asked(
     """A streamed plan's model questions come next on a fresh bridge's way to the model's answers
     (their preparation reads the resume): the warm-up waits until they are done, too."""
     from bridge.forms import FillRequest
-    from bridge.llm import EscalationResult
+    from bridge.llm.escalate import EscalationResult
 
     del relay_home
     monkeypatch.setenv("RELAY_LLM_API_BASE", "http://127.0.0.1:9/v1")
