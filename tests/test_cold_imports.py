@@ -26,8 +26,14 @@ LATER_MODELS = ("forms.ApplyReport", "forms.AckRequest", "learn.models.AnswerSav
 PLAN_MODELS = ("forms.FillRequest", "forms.FillPlan", "profile.Profile")
 
 FIRST_PLAN = """
-import importlib, json, sys
+import importlib, json, sys, tomllib
 from pathlib import Path
+parsed = []  # TOML texts parsed (the rules' data, unless their parses are kept)
+for name in ("load", "loads"):
+    def counted(source, *rest, real=getattr(tomllib, name), **named):
+        parsed.append(name)
+        return real(source, *rest, **named)
+    setattr(tomllib, name, counted)
 from bridge.forms import FillRequest
 from bridge.runtime import Runtime
 runtime = Runtime(profile_path=Path(sys.argv[1]))
@@ -41,7 +47,7 @@ def built(name):
     module, cls = name.rsplit(".", 1)
     return getattr(importlib.import_module("bridge." + module), cls).__pydantic_complete__
 print(json.dumps({"filled": sorted(d["field_id"] for d in plan["decisions"] if d.get("value")),
-                  "asked": asked,
+                  "asked": asked, "toml_parsed": len(parsed),
                   "loaded": sorted(m for m in json.loads(sys.argv[3]) if m in sys.modules),
                   "built": sorted(m for m in json.loads(sys.argv[4]) if built(m)),
                   "plugins_sought": sys.modules["pydantic.plugin._loader"]._plugins is not None}))
@@ -80,6 +86,19 @@ def test_a_frameless_first_plan_loads_only_what_it_needs(tmp_path: Path) -> None
     assert out["loaded"] == []
     assert out["built"] == sorted(PLAN_MODELS)
     assert out["plugins_sought"] is False
+
+
+def test_with_the_rules_parses_kept_a_first_plan_parses_no_toml(tmp_path: Path) -> None:
+    # As Python's bytecode: what a bridge writes where it may, and a build or benchmark writes.
+    from bridge.rules.data import keep_parsed
+
+    assert keep_parsed()
+    request = {"url": "https://jobs.example.com/apply", "title": "Apply",
+               "frames": [{"frame": "0", "url": "https://jobs.example.com/apply",
+                           "fields": FIELDS}]}
+    out = _first_plan(tmp_path, request)
+    assert out["filled"] == ["f1", "f2"]
+    assert out["toml_parsed"] == 0
 
 
 def test_a_page_with_another_sites_frame_does_load_the_domain_parser(tmp_path: Path) -> None:
