@@ -177,8 +177,9 @@ class Runtime:
         and would slow the rules' values of a Fill that arrives with the port. A Fill that needs
         the model while the import runs waits only for what is left of it (its answers stream
         in), and one that does not is never held up by it. A second thread replays pending
-        deliveries, then loads the rules engine, the profile and the rules' data, step by step,
-        pausing while a Fill's plan or model questions are under way."""
+        deliveries, then loads the rules engine, the profile, the rules' data and the model
+        layer's own modules, step by step, pausing while a request (a Fill's plan above all) or
+        model questions are under way."""
         if self._warmed:
             return
         self._warmed = True
@@ -207,12 +208,14 @@ class Runtime:
         yield self._warm_deliveries  # they need only the store, and the extension is waiting
         yield _load_engine
         yield self.profile
-        yield _load_model_config
         try:
             from bridge.rules.engine import warm_steps
         except ImportError:
             return
         yield from warm_steps()
+        # After the rules' data: a streamed plan asks the model only after its reply, and a step
+        # still running when a plan arrives shares the interpreter with it.
+        yield _load_model_config
         yield self._warm_saved_answers
 
     def _warm_deliveries(self) -> None:
@@ -268,8 +271,8 @@ class Runtime:
             self.release_warm_up()
 
     def hold_warm_up(self) -> None:
-        """Until release_warm_up(): a Fill's plan or its model questions are under way, and the
-        warm-up waits (its steps would only take the interpreter from them)."""
+        """Until release_warm_up(): a request, a Fill's plan or its model questions are under way,
+        and the warm-up waits (its steps would only take the interpreter from them)."""
         with self._busy_lock:
             self._busy_count += 1
             self._idle.clear()
