@@ -564,8 +564,12 @@ def _load_model_config() -> None:
 
 def _warm_model(planned: threading.Event, closing: threading.Event) -> None:
     """Import litellm when a model is configured (never on the request path), once the first
-    plan is answered or the bridge has been idle a moment, unless the port has closed by then."""
+    plan is answered or the bridge has been idle a moment, unless the port has closed by then.
+    That moment also ends the bridge's start for the garbage collector (bridge/collector.py)."""
     planned.wait(MODEL_WARM_IDLE_S)
+    from bridge import collector
+
+    collector.settle()
     if closing.is_set():
         return
     try:
