@@ -22,7 +22,8 @@ sys.path.insert(0, str(REPO))
 from bridge.forms import (  # noqa: E402
     Status,
 )
-from bridge.llm import MemoryLedger, escalate  # noqa: E402
+from bridge.llm.escalate import escalate  # noqa: E402
+from bridge.llm.ledger import MemoryLedger  # noqa: E402
 from tests.llm_server import (  # noqa: E402
     FIXTURES,
     LlmServer,

@@ -9,7 +9,9 @@ answer ≈ its latency + ≤200 ms (this form needs two requests, fields and a d
 Fill is pressed a second after the page loaded, as a person would (a page younger than that is
 watched until it is quiet: docs/architecture.md). Relay's own modules are compiled to bytecode
 first, as an installed Relay has them (pip and the desktop build compile them; a checkout run
-with PYTHONDONTWRITEBYTECODE would compile them again in every bridge). Then where the time
+with PYTHONDONTWRITEBYTECODE would compile them again in every bridge), and the rules data's
+parses are kept likewise (an installed Relay's first bridge keeps them: bridge/rules/data.py).
+Then where the time
 to the first value went, from the extension's and the bridge's own timings:
 the wait for the application, the snapshot, the plan's round trip (of it, the bridge's rules),
 and the apply of the rules' values. Prints figures; asserts nothing.
@@ -31,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bridge.driver.session import relay_browser
 from bridge.driver.static_server import StaticServer
+from bridge.rules.data import keep_parsed
 from tests.llm_server import LlmServer, Reply, by_label
 
 REPO = Path(__file__).resolve().parents[1]
@@ -109,7 +112,7 @@ def modules():
     import bridge.rules.engine
     state["rt"].profile()
 def model_layer():
-    from bridge.llm import load_config
+    from bridge.llm.config import load_config
     load_config()
 def plan():
     from bridge.forms import FillRequest
@@ -170,6 +173,7 @@ def main() -> None:
     delay_s = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
     fills = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     compileall.compile_dir(REPO / "bridge", quiet=1)
+    keep_parsed()
     server = LlmServer()
     server.start()
     server.script = model(delay_s)

@@ -196,6 +196,9 @@ def _write_safely(stdout: BinaryIO, frame: dict[str, Any]) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from bridge import collector
+
+    collector.hold_off()  # until the first plan is answered (Runtime's warm-up settles it)
     frames_out = sys.stdout.buffer
     sys.stdout = sys.stderr  # anything printed by accident goes to stderr, not the port
     from bridge.logs import setup_host_logging

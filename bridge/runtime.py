@@ -27,8 +27,7 @@ from bridge.protocol.errors import ErrorCode, RelayError
 if TYPE_CHECKING:
     from bridge.forms import AckRequest, ApplyReport, BlockedReport, FieldDecision, FillRequest
     from bridge.learn.models import AnswerSave, ApplicationSubmitted
-    from bridge.llm import EscalationResult
-    from bridge.llm.escalate import OnSettled
+    from bridge.llm.escalate import EscalationResult, OnSettled
     from bridge.model_stream import ModelStream
     from bridge.profile import LoadedProfile
     from bridge.store import Store
@@ -178,8 +177,9 @@ class Runtime:
         and would slow the rules' values of a Fill that arrives with the port. A Fill that needs
         the model while the import runs waits only for what is left of it (its answers stream
         in), and one that does not is never held up by it. A second thread replays pending
-        deliveries, then loads the rules engine, the profile and the rules' data, step by step,
-        pausing while a Fill's plan or model questions are under way."""
+        deliveries, then loads the rules engine, the profile, the rules' data and the model
+        layer's own modules, step by step, pausing while a request (a Fill's plan above all) or
+        model questions are under way."""
         if self._warmed:
             return
         self._warmed = True
@@ -208,12 +208,14 @@ class Runtime:
         yield self._warm_deliveries  # they need only the store, and the extension is waiting
         yield _load_engine
         yield self.profile
-        yield _load_model_config
         try:
             from bridge.rules.engine import warm_steps
         except ImportError:
             return
         yield from warm_steps()
+        # After the rules' data: a streamed plan asks the model only after its reply, and a step
+        # still running when a plan arrives shares the interpreter with it.
+        yield _load_model_config
         yield self._warm_saved_answers
 
     def _warm_deliveries(self) -> None:
@@ -269,8 +271,8 @@ class Runtime:
             self.release_warm_up()
 
     def hold_warm_up(self) -> None:
-        """Until release_warm_up(): a Fill's plan or its model questions are under way, and the
-        warm-up waits (its steps would only take the interpreter from them)."""
+        """Until release_warm_up(): a request, a Fill's plan or its model questions are under way,
+        and the warm-up waits (its steps would only take the interpreter from them)."""
         with self._busy_lock:
             self._busy_count += 1
             self._idle.clear()
@@ -308,17 +310,17 @@ class Runtime:
         asked = self._streamed(request, decisions)
         if asked:
             # The model's answers come later as `fill.answer` events (bridge/model_stream.py):
-            # nothing here waits for the model, nor for litellm's import.
-            from bridge.llm import EscalationResult
+            # nothing here waits for the model, nor loads the model layer or litellm.
             from bridge.model_stream import mark_asking
 
-            llm = EscalationResult(
-                decisions=mark_asking(decisions, asked),
-                status=f"llm: asking the model about {len(asked)} field(s)",
-            )
+            decisions = mark_asking(decisions, asked)
+            llm_calls, llm_cost = 0, 0.0
+            llm_status = f"llm: asking the model about {len(asked)} field(s)"
         else:
             llm = self.escalate_for(request, loaded, decisions, run_id)
-        decisions = llm.decisions
+            decisions, llm_calls, llm_cost, llm_status = (
+                llm.decisions, llm.llm_calls, llm.cost_usd, llm.status
+            )
         escalated = time.perf_counter()
         seq = 0
         for decision in decisions:
@@ -331,9 +333,9 @@ class Runtime:
         plan = FillPlan(
             run_id=run_id,
             decisions=decisions,
-            llm_calls=llm.llm_calls,
-            llm_cost_usd=llm.cost_usd,
-            llm_status=llm.status,
+            llm_calls=llm_calls,
+            llm_cost_usd=llm_cost,
+            llm_status=llm_status,
             llm_day_left_usd=self._day_left(),
             timings_ms={
                 "rules": round((planned - started) * 1000, 3),
@@ -377,8 +379,8 @@ class Runtime:
         send events, streams; other doors get the model's answers in the plan."""
         if not request.stream or self.door != NATIVE or self.emit is None:
             return []
-        from bridge.llm import load_config
-        from bridge.llm.escalate import model_candidates
+        from bridge.llm.candidates import model_candidates
+        from bridge.llm.config import load_config
 
         if not load_config().enabled:
             return []
@@ -386,7 +388,8 @@ class Runtime:
 
     def _day_left(self) -> float | None:
         """What the daily model cap leaves for today (None without a model)."""
-        from bridge.llm import CachedAnswer, load_config
+        from bridge.llm.config import load_config
+        from bridge.llm.ledger import CachedAnswer
         from bridge.store.llm_ledger import StoreLlmLedger
 
         config = load_config()
@@ -405,7 +408,9 @@ class Runtime:
         on_settled: OnSettled | None = None,
     ) -> EscalationResult:
         """What the rules left open goes to the model, behind the guards; rules only without one."""
-        from bridge.llm import CachedAnswer, escalate, load_config
+        from bridge.llm.config import load_config
+        from bridge.llm.escalate import escalate
+        from bridge.llm.ledger import CachedAnswer
         from bridge.store.llm_ledger import StoreLlmLedger
 
         ledger = StoreLlmLedger(self.store(), CachedAnswer)
@@ -551,15 +556,20 @@ def _load_engine() -> None:
 
 
 def _load_model_config() -> None:
-    from bridge.llm import load_config  # the model layer's own modules, not litellm
+    import bridge.llm.escalate  # noqa: F401  (the model layer's own modules, not litellm)
+    from bridge.llm.config import load_config
 
     load_config()
 
 
 def _warm_model(planned: threading.Event, closing: threading.Event) -> None:
     """Import litellm when a model is configured (never on the request path), once the first
-    plan is answered or the bridge has been idle a moment, unless the port has closed by then."""
+    plan is answered or the bridge has been idle a moment, unless the port has closed by then.
+    That moment also ends the bridge's start for the garbage collector (bridge/collector.py)."""
     planned.wait(MODEL_WARM_IDLE_S)
+    from bridge import collector
+
+    collector.settle()
     if closing.is_set():
         return
     try:

@@ -10,6 +10,8 @@ import pytest
 from keyring.backend import KeyringBackend
 from keyring.errors import PasswordDeleteError
 
+from bridge.llm.config import forget_keyring_keys
+
 
 class MemoryKeyring(KeyringBackend):
     priority = 1
@@ -34,5 +36,7 @@ def memory_keyring() -> Iterator[MemoryKeyring]:
     previous = keyring.get_keyring()
     backend = MemoryKeyring()
     keyring.set_keyring(backend)
+    forget_keyring_keys()  # what an earlier test's keyring answered is not this one's
     yield backend
     keyring.set_keyring(previous)
+    forget_keyring_keys()

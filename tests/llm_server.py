@@ -27,9 +27,10 @@ from bridge.forms import (
     Status,
     Widget,
 )
-from bridge.llm import EscalationResult, LlmLedger, MemoryLedger, escalate
 from bridge.llm.config import LlmConfig, Price, Tier
+from bridge.llm.escalate import EscalationResult, escalate
 from bridge.llm.facts import profile_facts
+from bridge.llm.ledger import LlmLedger, MemoryLedger
 from bridge.profile import LoadedProfile, load_profile
 
 

@@ -95,7 +95,8 @@ def test_resume_text_is_read_from_the_pdf() -> None:
 
 
 def test_importing_the_model_layer_does_not_import_litellm() -> None:
-    code = "import sys, bridge.llm, bridge.cli.key_cmd; print('litellm' in sys.modules)"
+    code = ("import sys, bridge.llm.escalate, bridge.llm.resume_facts, bridge.cli.key_cmd; "
+            "print('litellm' in sys.modules)")
     out = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -116,3 +117,68 @@ def test_warm_up_loads_litellm_offline_without_dotenv() -> None:
     assert os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] == "True"
     assert os.environ["LITELLM_MODE"] == "PRODUCTION"
     assert "gpt-4o-mini" in client.cost_map()  # the bundled price map, read locally
+
+
+def test_two_plans_ask_the_keyring_once(
+    memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The keyring is asked once per process, not for every reading of the configuration (a
+    streamed plan read it three times, and the warm-up once more: each a round trip to the
+    desktop's secret service)."""
+    import threading
+
+    import bridge.llm.client
+    from bridge.forms import FillRequest
+    from bridge.runtime import Runtime
+    from tests.conftest import SAMPLE_PROFILE
+
+    for name in ("RELAY_LLM_API_KEY", "RELAY_LLM_API_BASE", "RELAY_MODEL_FAST"):
+        monkeypatch.delenv(name, raising=False)
+    memory_keyring.set_password(KEYRING_SERVICE, "openrouter", "sk-from-keyring")
+    asked: list[str] = []
+    stored = memory_keyring.get_password
+
+    def counted(service: str, username: str) -> str | None:
+        asked.append(username)
+        return stored(service, username)
+
+    monkeypatch.setattr(memory_keyring, "get_password", counted)
+
+    def no_litellm() -> None:
+        raise ImportError("litellm (left out of this test: the model is never reached)")
+
+    monkeypatch.setattr(bridge.llm.client, "load", no_litellm)
+    runtime = Runtime(profile_path=SAMPLE_PROFILE)
+    events: list[dict[str, object]] = []
+
+    def emit(event: dict[str, object]) -> bool:
+        events.append(event)
+        return True
+
+    runtime.emit = emit
+    for n in (1, 2):
+        request = FillRequest.model_validate({"url": "http://127.0.0.1/apply", "stream": True,
+                                              "frames": [{"fields": [
+            {"id": "f1", "widget": "textarea", "label": f"Describe a system you designed ({n})"}
+        ]}]})
+        plan = runtime.plan_fill(request, f"plan-{n}")
+        assert [d["asking"] for d in plan["decisions"]] == [True]  # the model was wanted
+    for thread in threading.enumerate():
+        if thread.name == "relay-model-answers":
+            thread.join(60)
+    runtime.close()
+    assert len(events) == 2  # each plan's model step ran (and found no litellm)
+    assert asked == ["openrouter"]
+
+
+def test_a_key_stored_or_removed_through_relay_is_seen_at_once(
+    memory_keyring: MemoryKeyring, tmp_path: Path
+) -> None:
+    from bridge.llm import keys
+
+    none = tmp_path / "none.toml"
+    assert load_config(env={}, path=none).key_source == "none"
+    keys.store_key("openrouter", "sk-new")
+    assert load_config(env={}, path=none).api_key == "sk-new"
+    assert keys.delete_key("openrouter")
+    assert load_config(env={}, path=none).key_source == "none"

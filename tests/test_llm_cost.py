@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bridge.forms import Source, Status, Widget
-from bridge.llm import MemoryLedger, ModelCall
+from bridge.llm.ledger import MemoryLedger, ModelCall
 from tests.llm_server import (
     LlmServer,
     Reply,

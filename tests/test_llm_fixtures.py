@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from bridge.forms import Source, Status
-from bridge.llm import MemoryLedger, escalate
+from bridge.llm.escalate import escalate
+from bridge.llm.ledger import MemoryLedger
 from tests.llm_server import (
     FIXTURES,
     LlmServer,

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from bridge.forms import Source, Status, Widget
-from bridge.llm import MemoryLedger
 from bridge.llm.facts import profile_facts, support_for
 from bridge.llm.guard import Support, extract_claims, unsupported_claims
+from bridge.llm.ledger import MemoryLedger
 from bridge.llm.resume import resume_text
 from tests.llm_server import (
     LlmServer,

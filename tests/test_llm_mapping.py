@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bridge.forms import Source, Status, Widget
-from bridge.llm import MemoryLedger, escalate
+from bridge.llm.escalate import escalate
+from bridge.llm.ledger import MemoryLedger
 from tests.llm_server import (
     LlmServer,
     Reply,

@@ -6,8 +6,9 @@ import json
 from typing import Any
 
 from bridge.forms import Widget
-from bridge.llm import MemoryLedger, escalate
+from bridge.llm.escalate import escalate
 from bridge.llm.facts import profile_facts
+from bridge.llm.ledger import MemoryLedger
 from bridge.llm.privacy import field_privacy
 from bridge.profile import parse_profile
 from tests.llm_server import (

@@ -163,13 +163,64 @@ def test_warm_up_waits_while_a_plan_is_made(
     assert during_plan == [False], "a warm-up step ran while the plan was being made"
 
 
+def test_warm_up_waits_while_a_request_is_read(
+    relay_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The warm-up starts no step from the moment a request is dispatched: a cold bridge's first
+    plan spends most of its time loading its action and validating the form before the plan
+    itself starts, and a step begun then (the model layer, the country tables) shared the
+    interpreter with it."""
+    import bridge.actions.fill_plan as fill_plan
+    from bridge.actions.registry import dispatch
+    from bridge.protocol.envelopes import Request
+
+    del relay_home
+    monkeypatch.setattr(bridge.llm.client, "load", lambda: None)
+    reading, may_read = threading.Event(), threading.Event()
+    paused_or_stepped, stepped = threading.Event(), threading.Event()
+    during_request: list[bool] = []
+    real_parse = fill_plan.parse
+
+    def slow_parse(payload: dict[str, object]) -> object:
+        reading.set()
+        may_read.wait(60)
+        return real_parse(payload)
+
+    def step() -> None:
+        during_request.append(not may_read.is_set())
+        paused_or_stepped.set()
+        stepped.set()
+
+    monkeypatch.setattr(fill_plan, "parse", slow_parse)
+    monkeypatch.setattr(bridge.rules.engine, "warm_steps", lambda: [step])
+    runtime = Runtime(profile_path=SAMPLE_PROFILE)
+    no_request = _NotedEvent(paused_or_stepped)
+    no_request.set()
+    runtime._idle = no_request
+    request = Request(v=1, id="r-1", type="fill.plan", payload={
+        "url": "http://127.0.0.1/apply", "frames": [{"fields": [
+            {"id": "f1", "widget": "text", "name": "first_name", "label": "First name"}]}]})
+    answering = threading.Thread(target=dispatch, args=(runtime, request))
+    answering.start()
+    try:
+        assert reading.wait(60), "the request was never read"
+        runtime.warm_up()
+        assert paused_or_stepped.wait(60), "the warm-up neither paused nor ran"
+    finally:
+        may_read.set()
+    answering.join(60)
+    assert stepped.wait(60), "the warm-up never ran once the request was answered"
+    runtime.close()
+    assert during_request == [False], "a warm-up step ran while the request was read"
+
+
 def test_warm_up_waits_while_the_model_is_asked(
     relay_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A streamed plan's model questions come next on a fresh bridge's way to the model's answers
     (their preparation reads the resume): the warm-up waits until they are done, too."""
     from bridge.forms import FillRequest
-    from bridge.llm import EscalationResult
+    from bridge.llm.escalate import EscalationResult
 
     del relay_home
     monkeypatch.setenv("RELAY_LLM_API_BASE", "http://127.0.0.1:9/v1")

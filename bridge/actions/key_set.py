@@ -32,7 +32,8 @@ def parse(payload: dict[str, Any]) -> KeyRequest:
 
 def handle(runtime: Runtime, payload: KeyRequest, request: Request) -> dict[str, Any]:
     from bridge import config_file
-    from bridge.llm import keys, load_config
+    from bridge.llm import keys
+    from bridge.llm.config import load_config
 
     config = load_config(path=config_file.config_path(runtime.home))
     provider = payload.provider or config.key_provider

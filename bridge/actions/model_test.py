@@ -46,8 +46,9 @@ def parse(payload: dict[str, Any]) -> ModelTestRequest:
 
 def handle(runtime: Runtime, payload: ModelTestRequest, request: Request) -> dict[str, Any]:
     from bridge import config_file
-    from bridge.llm import CachedAnswer, load_config
     from bridge.llm.calls import Caller
+    from bridge.llm.config import load_config
+    from bridge.llm.ledger import CachedAnswer
     from bridge.store.llm_ledger import StoreLlmLedger
 
     config = load_config(path=config_file.config_path(runtime.home))

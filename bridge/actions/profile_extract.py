@@ -70,7 +70,8 @@ def handle(runtime: Runtime, payload: ExtractRequest, request: Request) -> dict[
 def _read_with_model(runtime: Runtime, text: str, facts: list[Fact]) -> ModelReading | None:
     """The model's checked facts, or None when no model is set up."""
     from bridge import config_file
-    from bridge.llm import CachedAnswer, load_config
+    from bridge.llm.config import load_config
+    from bridge.llm.ledger import CachedAnswer
     from bridge.llm.resume_facts import read_with_model
     from bridge.store.llm_ledger import StoreLlmLedger
 

@@ -67,7 +67,14 @@ def dispatch(runtime: Runtime, request: Request) -> dict[str, Any]:
         known = ", ".join(sorted(ACTIONS))
         raise RelayError(ErrorCode.UNKNOWN_TYPE, f"unknown type {request.type!r}; known: {known}")
     check(request.type, runtime.door)  # which front doors may send it (doors_allowed.py)
-    module = importlib.import_module(module_name)
-    payload = module.parse(request.payload)
-    result: dict[str, Any] = module.handle(runtime, payload, request)
+    # The warm-up starts no step while a request is answered, from its first import on: a cold
+    # bridge's first plan spends most of its time loading its action and validating the form
+    # before the plan itself starts (Runtime.plan_fill holds it too).
+    runtime.hold_warm_up()
+    try:
+        module = importlib.import_module(module_name)
+        payload = module.parse(request.payload)
+        result: dict[str, Any] = module.handle(runtime, payload, request)
+    finally:
+        runtime.release_warm_up()
     return result

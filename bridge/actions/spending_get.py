@@ -29,8 +29,8 @@ def _usd(row: dict[str, Any]) -> float:
 
 
 def handle(runtime: Runtime, payload: SpendingRequest, request: Request) -> dict[str, Any]:
-    from bridge.llm import CachedAnswer, load_config
-    from bridge.llm.config import Tier
+    from bridge.llm.config import Tier, load_config
+    from bridge.llm.ledger import CachedAnswer
     from bridge.store.llm_ledger import StoreLlmLedger
 
     config = load_config()

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from bridge.forms import FieldOption, FormField, Widget
+from bridge.llm.candidates import CHOICE_WIDGETS, option_label, real_options
 from bridge.llm.facts import Fact, fact_segments, owners_of
 from bridge.llm.guard import (
     Support,
@@ -21,16 +22,6 @@ from bridge.llm.guard import (
     unsupported_claims,
 )
 
-CHOICE_WIDGETS = {
-    Widget.SELECT,
-    Widget.COMBOBOX,
-    Widget.LISTBOX,
-    Widget.RADIO_GROUP,
-    Widget.CHECKBOX_GROUP,
-}
-_PLACEHOLDER_OPTION = re.compile(
-    r"^\s*(-+|select.*|choose.*|please select.*|--.*|\.\.\.)?\s*$", re.I
-)
 _YES = {"yes", "y", "true", "i do", "i am", "i have", "i will", "i can", "agree"}
 _NO = {
     "no",
@@ -43,18 +34,6 @@ _NO = {
     "i will not",
     "i cannot",
 }
-
-
-def real_options(field: FormField) -> list[FieldOption]:
-    return [
-        o
-        for o in field.options
-        if (o.text or o.value) and not _PLACEHOLDER_OPTION.match(o.text or o.value)
-    ]
-
-
-def option_label(option: FieldOption) -> str:
-    return (option.text or option.value).strip()
 
 
 @dataclass

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
@@ -97,7 +98,31 @@ def provider_of(model: str) -> str:
     return model.split("/", 1)[0] if "/" in model else "openai"
 
 
+# The keyring's answer per provider, for this process: a plan reads the configuration several
+# times, and each keychain lookup is a round trip to the desktop's secret service. Relay's own key
+# commands (bridge.llm.keys) forget it when they store or remove a key.
+_KEYS: dict[str, str] = {}
+_KEYS_LOCK = threading.Lock()
+
+
 def _keyring_key(provider: str) -> str:
+    with _KEYS_LOCK:
+        if provider not in _KEYS:
+            found = _ask_keyring(provider)
+            if found is None:
+                return ""  # asked again next time: the keychain may be unlocked by then
+            _KEYS[provider] = found
+        return _KEYS[provider]
+
+
+def forget_keyring_keys() -> None:
+    """The next configuration asks the keyring again (a key was stored or removed)."""
+    with _KEYS_LOCK:
+        _KEYS.clear()
+
+
+def _ask_keyring(provider: str) -> str | None:
+    """The stored key ("" when none is), or None when the keyring could not be asked."""
     try:
         import keyring
         from keyring.errors import KeyringError
@@ -108,7 +133,7 @@ def _keyring_key(provider: str) -> str:
     except (KeyringError, RuntimeError) as exc:
         # No secure backend on this machine (headless Linux): the key must come from the env.
         log.info("no keyring backend: %s", exc)
-        return ""
+        return None
     return secret or ""
 
 

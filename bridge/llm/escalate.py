@@ -19,24 +19,19 @@ from rapidfuzz import fuzz
 from bridge.forms import Action, FieldDecision, FillRequest, FormField, Source, Status, Widget
 from bridge.llm import client
 from bridge.llm.calls import Caller, CompleteFn
-from bridge.llm.checking import (
-    Cited,
-    Verdict,
-    check_answer,
+from bridge.llm.candidates import (
+    field_index,
+    is_choice,
+    model_candidates,
+    open_question,
     option_label,
-    resolve_citations,
 )
+from bridge.llm.checking import Cited, Verdict, check_answer, resolve_citations
 from bridge.llm.config import LlmConfig, Tier
 from bridge.llm.facts import Fact, facts_by_path, profile_facts
 from bridge.llm.ledger import LlmLedger, ModelCall
-from bridge.llm.privacy import field_privacy, scrub, scrub_contact
-from bridge.llm.prompts import (
-    Question,
-    drafting_messages,
-    is_choice,
-    mapping_messages,
-    response_format,
-)
+from bridge.llm.privacy import scrub, scrub_contact
+from bridge.llm.prompts import Question, drafting_messages, mapping_messages, response_format
 from bridge.llm.resume import resume_text
 from bridge.profile import LoadedProfile
 
@@ -46,21 +41,6 @@ log = logging.getLogger(__name__)
 # answers and refusals), with the calls, cost and status so far: streamed plans deliver them.
 OnSettled = Callable[[list[FieldDecision], dict[str, Any]], None]
 
-OPEN_WIDGETS = {Widget.TEXTAREA, Widget.CONTENTEDITABLE}
-MAPPABLE_WIDGETS = {
-    Widget.TEXT,
-    Widget.EMAIL,
-    Widget.TEL,
-    Widget.URL,
-    Widget.NUMBER,
-    Widget.DATE,
-    Widget.DATE_TEXT,
-    Widget.SELECT,
-    Widget.COMBOBOX,
-    Widget.LISTBOX,
-    Widget.RADIO_GROUP,
-    Widget.CHECKBOX_GROUP,
-}
 SAVED_ANSWER_SIMILARITY = 85.0
 LONG_DRAFT_CHARS = 2000
 DRAFT_CONFIDENCE = 0.5
@@ -102,38 +82,6 @@ def _home_region(profile: LoadedProfile) -> str | None:
     location = profile.profile.basics.location
     code = (location.countryCode or "") if location else ""
     return code.upper() or None
-
-
-def _field_index(request: FillRequest) -> dict[tuple[str, str], FormField]:
-    return {(f.frame, f.id): f for f in request.all_fields()}
-
-
-def _open_question(decision: FieldDecision, field: FormField) -> bool:
-    return decision.key.startswith("question") or (
-        decision.key == "" and field.widget in OPEN_WIDGETS
-    )
-
-
-def _askable(decision: FieldDecision, field: FormField | None) -> bool:
-    if field is None or decision.status != Status.LEAVE or decision.source != Source.NONE:
-        return False
-    if field.disabled or field.readonly or not field.visible or field.user_edited:
-        return False
-    if field.value.strip() or field_privacy(field) is not None:
-        return False
-    if _open_question(decision, field):
-        return True
-    if decision.key != "" or field.widget not in MAPPABLE_WIDGETS:
-        return False  # a known key the profile lacks: a model would only guess
-    if field.widget in {
-        Widget.SELECT,
-        Widget.COMBOBOX,
-        Widget.LISTBOX,
-        Widget.RADIO_GROUP,
-        Widget.CHECKBOX_GROUP,
-    }:
-        return is_choice(field)
-    return True
 
 
 def _saved_answer(field: FormField, profile: LoadedProfile) -> str | None:
@@ -276,13 +224,6 @@ def _too_long_reason(field: FormField) -> str:
     return f"longer than the field's limit of {field.max_length}"
 
 
-def model_candidates(request: FillRequest, decisions: list[FieldDecision]) -> list[FieldDecision]:
-    """The decisions rules and saved answers left open that a model may answer (cheap: no
-    model, no litellm)."""
-    index = _field_index(request)
-    return [d for d in decisions if _askable(d, index.get((d.frame, d.field_id)))]
-
-
 def escalate(
     request: FillRequest,
     profile: LoadedProfile,
@@ -299,7 +240,7 @@ def escalate(
     why. `on_settled` hears each group of outcomes as it is settled."""
     if not config.enabled:
         return EscalationResult(decisions=decisions, status=config.disabled_reason())
-    index = _field_index(request)
+    index = field_index(request)
     candidates = model_candidates(request, decisions)
     if not candidates:
         return EscalationResult(decisions=decisions, status="llm: not needed (nothing left open)")
@@ -370,7 +311,7 @@ def _escalate(
     open_qs: list[Question] = []
     for d in candidates:
         field = index[(d.frame, d.field_id)]
-        if _open_question(d, field):
+        if open_question(d, field):
             saved = _saved_answer(field, profile)
             if saved is not None:
                 new[(d.frame, d.field_id)] = d.model_copy(

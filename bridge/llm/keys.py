@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bridge.llm.config import KEYRING_SERVICE
+from bridge.llm.config import KEYRING_SERVICE, forget_keyring_keys
 
 
 class NoKeyring(RuntimeError):
@@ -33,6 +33,8 @@ def store_key(provider: str, secret: str) -> None:
         keyring_or_fail().set_password(KEYRING_SERVICE, provider, secret)
     except KeyringError as exc:  # locked, or refused by the desktop's keychain
         raise NoKeyring(f"the OS keyring did not store the key: {exc}") from exc
+    finally:
+        forget_keyring_keys()
 
 
 def delete_key(provider: str) -> bool:
@@ -45,4 +47,6 @@ def delete_key(provider: str) -> bool:
         return False
     except KeyringError as exc:
         raise NoKeyring(f"the OS keyring did not remove the key: {exc}") from exc
+    finally:
+        forget_keyring_keys()
     return True

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bridge.forms import FormField, Widget
-from bridge.llm.checking import CHOICE_WIDGETS, option_label, real_options
+from bridge.llm.candidates import is_choice, option_label, real_options
 from bridge.llm.facts import Fact
 
 MAX_LABEL = 300
@@ -53,10 +53,6 @@ class Question:
 def _clip(text: str, limit: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def is_choice(field: FormField) -> bool:
-    return field.widget in CHOICE_WIDGETS and bool(real_options(field))
 
 
 def is_multi(field: FormField) -> bool:
