@@ -116,3 +116,33 @@ def test_warm_up_loads_litellm_offline_without_dotenv() -> None:
     assert os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] == "True"
     assert os.environ["LITELLM_MODE"] == "PRODUCTION"
     assert "gpt-4o-mini" in client.cost_map()  # the bundled price map, read locally
+
+
+def test_litellm_counts_tokens_with_tiktoken_never_a_hugging_face_tokenizer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reply without token counts makes litellm count them itself: for Llama, Cohere and older
+    Claude models it would build a Hugging Face tokenizer, mostly downloaded from the Hub. The
+    desktop build has no such library (packaging/stubs/tokenizers.py), so it must never try."""
+    from bridge.llm import client
+
+    litellm = client.load()
+    built: list[str] = []
+
+    class Spy:
+        @classmethod
+        def from_pretrained(cls, name: str, *_args: object, **_kwargs: object) -> None:
+            built.append(name)
+            raise OSError("no Hugging Face tokenizer here")
+
+        @classmethod
+        def from_str(cls, *_args: object, **_kwargs: object) -> None:
+            built.append("from_str")
+            raise OSError("no Hugging Face tokenizer here")
+
+    monkeypatch.setattr(sys.modules["litellm.utils"], "Tokenizer", Spy)
+    litellm.utils._select_tokenizer_helper.cache_clear()
+    for model in ("llama-3-8b-instruct", "replicate/llama-2-70b-chat", "claude-2.1",
+                  "command-r"):
+        assert litellm.token_counter(model=model, text="What is your notice period?") > 0
+    assert built == []
