@@ -42,7 +42,7 @@ DIST = REPO / "dist"
 # What goes into the build: a change to any of these makes a new one.
 INPUTS = ("bridge", "rules", "extension", "packaging/relay.spec", "packaging/entrypoints",
           "packaging/linux", "packaging/requirements.lock", "packaging/build.py",
-          "packaging/litellm_modules.txt", "packaging/unimportable.py")
+          "packaging/litellm_modules.txt", "packaging/unimportable.py", "packaging/stubs")
 DEB_PREFIX = Path("/usr/lib/relay")
 
 

@@ -130,9 +130,16 @@ def test_size_and_contents() -> None:
                      "litellm/litellm_core_utils/tokenizers/ec7223a39ce59f226a68acc30dc1af2788490e15",
                      "pycountry/locales/ja"):
         assert not (program / "_internal" / left_out).exists(), left_out
-    # Hugging Face's tokenizers stays: `import litellm` needs it (left out once, every model call
-    # answered "litellm not installed").
-    assert list((program / "_internal" / "tokenizers").glob("tokenizers.*.so"))
+    # Hugging Face's tokenizers is left out, and so is Anthropic's tokenizer file it would read:
+    # litellm counts tokens with tiktoken (`import litellm` still needs the name: a stand-in, in
+    # the program's archive; the model-backed Fills below prove it imports). rapidfuzz keeps the
+    # compiled scores Relay calls, not its compiled edit distances and `process` helpers.
+    assert not (program / "_internal" / "tokenizers").exists()
+    assert (tokenizers / "anthropic_tokenizer.json").read_text().strip() == "{}"
+    assert list((program / "_internal" / "rapidfuzz").glob("fuzz_cpp.*.so"))
+    for unused in ("rapidfuzz/distance/metrics_cpp.*", "rapidfuzz/process_cpp_impl.*",
+                   "pycountry/databases/iso639-3.json", "lxml/sax.*"):
+        assert not list((program / "_internal").glob(unused)), unused
     assert (program / "_internal" / "pycountry" / "locales" / "de" / "LC_MESSAGES"
             / "iso3166-2.mo").is_file()
     packages = info["packages"]

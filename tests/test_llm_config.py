@@ -182,3 +182,33 @@ def test_a_key_stored_or_removed_through_relay_is_seen_at_once(
     assert load_config(env={}, path=none).api_key == "sk-new"
     assert keys.delete_key("openrouter")
     assert load_config(env={}, path=none).key_source == "none"
+
+
+def test_litellm_counts_tokens_with_tiktoken_never_a_hugging_face_tokenizer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reply without token counts makes litellm count them itself: for Llama, Cohere and older
+    Claude models it would build a Hugging Face tokenizer, mostly downloaded from the Hub. The
+    desktop build has no such library (packaging/stubs/tokenizers.py), so it must never try."""
+    from bridge.llm import client
+
+    litellm = client.load()
+    built: list[str] = []
+
+    class Spy:
+        @classmethod
+        def from_pretrained(cls, name: str, *_args: object, **_kwargs: object) -> None:
+            built.append(name)
+            raise OSError("no Hugging Face tokenizer here")
+
+        @classmethod
+        def from_str(cls, *_args: object, **_kwargs: object) -> None:
+            built.append("from_str")
+            raise OSError("no Hugging Face tokenizer here")
+
+    monkeypatch.setattr(sys.modules["litellm.utils"], "Tokenizer", Spy)
+    litellm.utils._select_tokenizer_helper.cache_clear()
+    for model in ("llama-3-8b-instruct", "replicate/llama-2-70b-chat", "claude-2.1",
+                  "command-r"):
+        assert litellm.token_counter(model=model, text="What is your notice period?") > 0
+    assert built == []

@@ -45,6 +45,10 @@ def _load() -> ModuleType:
             litellm.telemetry = False
             litellm.suppress_debug_info = True
             litellm.drop_params = True  # a provider that lacks a parameter still answers
+            # When a reply has no token counts, litellm counts them itself: with tiktoken, not with
+            # a tokenizer fetched from the Hugging Face Hub (Cohere, Llama and older Claude
+            # models). Nothing is downloaded, and the desktop build leaves that library out.
+            litellm.disable_hf_tokenizer_download = True
             _litellm = litellm
         return _litellm
 
