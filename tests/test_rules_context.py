@@ -170,13 +170,13 @@ def test_ats_adapters_for_taleo_blocks_and_jobvite_attachments() -> None:
     assert ds[2].action.value == "none"  # the profile has no cover letter
 
 
-# Someone else's details on a checkout or sign-up: a gift's recipient, a child. Not the profile's.
+# Someone else's details: a gift's recipient, a child. (A plain "Recipient name" on a shipping
+# form is the buyer's own, so it is not among them.)
 @pytest.mark.parametrize(
     ("label", "widget"),
     [
-        ("Recipient email", "text"),
         ("Gift recipient email", "email"),
-        ("Recipient name", "text"),
+        ("Recipient's email", "text"),
         ("Child's name", "text"),
         ("Child's email", "email"),
     ],
@@ -184,3 +184,8 @@ def test_ats_adapters_for_taleo_blocks_and_jobvite_attachments() -> None:
 def test_a_recipients_or_childs_details_are_left(label: str, widget: str) -> None:
     d = one(field(label, widget), url=CHECKOUT)
     assert d.status.value == "leave" and not d.value, (d.key, d.reason)
+
+
+def test_a_shipping_recipient_is_the_buyer() -> None:
+    d = one(field("Recipient name"), url=CHECKOUT)
+    assert d.value == "Ada Quinn Lovelace", d.reason
