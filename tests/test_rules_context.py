@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bridge.forms import FieldOption, FormField
 from bridge.rules.countries import countries_in
 from tests.test_rules_support import field, one, profile, run
@@ -166,3 +168,24 @@ def test_ats_adapters_for_taleo_blocks_and_jobvite_attachments() -> None:
     )
     assert [d.key for d in ds[1:]] == ["documents.resume", "documents.cover_letter"]
     assert ds[2].action.value == "none"  # the profile has no cover letter
+
+
+# Someone else's details: a gift's recipient, a child. (A plain "Recipient name" on a shipping
+# form is the buyer's own, so it is not among them.)
+@pytest.mark.parametrize(
+    ("label", "widget"),
+    [
+        ("Gift recipient email", "email"),
+        ("Recipient's email", "text"),
+        ("Child's name", "text"),
+        ("Child's email", "email"),
+    ],
+)
+def test_a_recipients_or_childs_details_are_left(label: str, widget: str) -> None:
+    d = one(field(label, widget), url=CHECKOUT)
+    assert d.status.value == "leave" and not d.value, (d.key, d.reason)
+
+
+def test_a_shipping_recipient_is_the_buyer() -> None:
+    d = one(field("Recipient name"), url=CHECKOUT)
+    assert d.value == "Ada Quinn Lovelace", d.reason
