@@ -585,9 +585,8 @@ function radioMembers(radio) {
     // question of the box they share, when each reads differently.
     const set = radio.closest("fieldset, [role=radiogroup], [role=group]") ?? questionBox(radio, RADIO);
     const radios = set ? choicesIn(set, RADIO) : [];
-    const texts = new Set(radios.map(ownText));
     return radios.length > 1 && radios.every((r) => !(/** @type {HTMLInputElement} */ (r)).name)
-      && texts.size === radios.length && !texts.has("") ? radios : [radio];
+      && readDifferently(radios) ? radios : [radio];
   }
   const root = radio.getRootNode();
   const scope = root instanceof Document || root instanceof ShadowRoot ? root : document;
@@ -639,7 +638,7 @@ function checkboxMembers(box) {
   const names = boxes.map((b) => (b instanceof HTMLInputElement ? b.name : ""));
   const unnamed = names.every((n) => !n);
   const ownNames = !unnamed && names.every(Boolean) && new Set(names).size === names.length
-    && new Set(boxes.map(ownText)).size === boxes.length && !boxes.some((b) => !ownText(b));
+    && readDifferently(boxes);
   return boxes.length > 1 && !others && (unnamed || ownNames) ? boxes : [box];
 }
 
@@ -665,10 +664,15 @@ function questionBox(box, selector) {
       || [...cur.querySelectorAll("label")].some((l) => !l.control && norm(l.textContent)
         && (l.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING));
     if (!question) continue;
-    const texts = new Set(boxes.map(ownText));
-    return texts.size === boxes.length && !texts.has("") ? cur : null;
+    return readDifferently(boxes) ? cur : null;
   }
   return null;
+}
+
+/** Whether each choice has its own label text and no two read the same: the choices of one question. @param {Element[]} choices */
+function readDifferently(choices) {
+  const texts = new Set(choices.map(ownText));
+  return texts.size === choices.length && !texts.has("");
 }
 
 /** A choice's own label text (its <label>s, else aria-label), for telling choices apart. @param {Element} box */

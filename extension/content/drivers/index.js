@@ -23,7 +23,7 @@ const { radioGroup } = relayContent["drivers/radio_group"];
 const { reactSelect } = relayContent["drivers/react_select"];
 const { select2 } = relayContent["drivers/select2"];
 const { workdayListbox } = relayContent["drivers/workday_listbox"];
-const { isMirrorInput } = relayContent["drivers/util"];
+const { isKeptFromPerson, isMirrorInput } = relayContent["drivers/util"];
 
 /** @type {import("./util.js").Driver[]} */
 const DRIVERS = [
@@ -87,7 +87,7 @@ function isPartOfWidget(el) {
       if (el.matches("input.MuiSelect-nativeInput")) return true;
       if (el.closest("[data-automation-id=dateInputWrapper]")) return true;
       if (el.type === "checkbox" && radioGroup.matches(el)) return true;
-      if (el.getAttribute("aria-hidden") === "true" && el.tabIndex === -1
+      if (isKeptFromPerson(el)
         && el.parentElement?.querySelector(".select__control, [class*='-control'] input[role=combobox]")) {
         return true;
       }

@@ -8,7 +8,7 @@ const {
   closePopup, emptyChoice, isPlaceholder, listedOptions, NO_EMPTY_CHOICE, openPopup, popupOptions,
 } = relayContent["drivers/popup_list"];
 const {
-  fold, isLocked, isPlaceholderOption, isPromptText, isVisible, keepFocus, matchOption, norm, outcome, press, settle, textOf,
+  fold, isKeptFromPerson, isLocked, isPlaceholderOption, isPromptText, isVisible, keepFocus, matchOption, norm, outcome, press, settle, textOf,
   waitFor, wantedOf,
 } = relayContent["drivers/util"];
 
@@ -93,8 +93,7 @@ function modelSelect(trigger, value) {
     // Fabric's proxy holds only the chosen option: no list to read there. A select kept from the
     // person (hidden from assistive tech and the tab order, as Radix's is) is a model even
     // though it is rendered, a pixel wide.
-    const keptAway = select.getAttribute("aria-hidden") === "true" && select.tabIndex === -1;
-    if ((isVisible(select) && !keptAway) || select.multiple || select.options.length < 2) return null;
+    if ((isVisible(select) && !isKeptFromPerson(select)) || select.multiple || select.options.length < 2) return null;
     const chosen = [...select.selectedOptions].filter((o) => !isPlaceholderOption(o)).map((o) => norm(o.text)).join(", ");
     return fold(chosen) === fold(value) ? select : null;
   }

@@ -122,8 +122,17 @@ function outcome(status, detail, valueAfter = "") {
  * @param {Element} el
  */
 function isMirrorInput(el) {
-  return el instanceof HTMLInputElement && el.getAttribute("aria-hidden") === "true" && el.tabIndex === -1
+  return el instanceof HTMLInputElement && isKeptFromPerson(el)
     && Boolean(el.previousElementSibling?.matches("[role=checkbox], [role=radio], [role=switch]"));
+}
+
+/**
+ * Hidden from assistive tech and out of the tab order: a control a library keeps for the form's
+ * sake while the person uses another (a mirror input, a model select).
+ * @param {Element} el
+ */
+function isKeptFromPerson(el) {
+  return el.getAttribute("aria-hidden") === "true" && /** @type {HTMLElement} */ (el).tabIndex === -1;
 }
 
 /** Whether an element takes up space and is not hidden by CSS. @param {Element|null} el */
@@ -429,6 +438,6 @@ relayContent["drivers/util"] = {
   sleep, nextTask, settle, waitFor, isPromptText, isPlaceholderOption, norm, fold, outcome,
   isVisible, rootOf, byId, isSubmitControl, press, isUntypedFormButton, clickCancelled, keyPress,
   setNativeValue, fire, wantedOf, matchOption, matchSuggestion, namesPlace, placeOf, escapeRe,
-  textOf, keepFocus, isLocked, choiceLabel, isMirrorInput,
+  textOf, keepFocus, isLocked, choiceLabel, isMirrorInput, isKeptFromPerson,
 };
 })();
