@@ -43,7 +43,11 @@ class TextCache(Generic[P, R]):
         if hit is not None:
             return hit[0]
         value = self._fn(*args, **kwargs)
-        size = _chars(args) + _chars(value)
+        # Most calls are one string in, one string out: counted without the recursive walk.
+        if type(value) is str and len(args) == 1 and type(args[0]) is str and not kwargs:
+            size = 8 + len(args[0]) + len(value)
+        else:
+            size = _chars(args) + _chars(value)
         if size > self._budget:
             return value
         with self._lock:

@@ -68,6 +68,9 @@ export function createFill(port, deliveries, guard, stream) {
    * @returns {Promise<FillOutcome>}
    */
   async function relayFill(tabId, options = {}) {
+    // A bridge that is not running yet starts now and warms up (rules, profile) while the tab,
+    // the settings and the page are read, instead of after; a failure shows on the plan's request.
+    port.connect().catch(() => undefined);
     let tab;
     try {
       tab = await resolveTab(tabId);
@@ -206,9 +209,7 @@ export function createFill(port, deliveries, guard, stream) {
    */
   async function planFor(tab, options, outcome, t0, applying = false) {
     const tabId = /** @type {number} */ (tab.id);
-    // A bridge that is not running yet starts now and warms up (rules, profile) while the page
-    // is waited for and read, instead of after; a failure shows on the plan's request.
-    port.connect().catch(() => undefined);
+    port.connect().catch(() => undefined); // at once for a plan without a Fill (relayPlanTab)
     const arrival = await awaitApplication(tabId);
     outcome.timings_ms.wait = arrival.waited_ms;
     if (arrival.reason === "bound") {
