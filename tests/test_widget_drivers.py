@@ -581,6 +581,51 @@ def test_comboboxes(open_page: Any) -> None:
     no_submit(city)
 
 
+OPEN_DROPDOWNS = """() => [...document.querySelectorAll('.ant-select-dropdown')]
+  .filter((d) => getComputedStyle(d).display !== 'none').length"""
+
+
+def test_search_selects(open_page: Any) -> None:
+    """rc-select (Ant Design's Select), whose input is only a search box: the value is what the
+    box shows, never the accessible listbox's cursor; a virtual list's rows are all read by
+    scrolling it through; a row beyond the first view is chosen; a searchable box is narrowed by
+    typing; every way out closes the list; hidden, multiple and disabled boxes are left alone."""
+    page = open_page("tests/fixtures/widgets/search_select.html")
+    long = run(page, "#long", [{"action": "choose", "value": "City 33"},
+                                {"action": "choose", "value": "Atlantis"}])
+    assert long["found"] == "search-select"
+    assert texts(long["described"]) == [f"City {i:02d}" for i in range(1, 41)]
+    assert long["described"]["value"] == ""
+    assert not any(o["selected"] for o in long["described"]["options"])
+    assert long["focus_kept"]
+    assert statuses(long) == ["applied", "refused"], long["results"]
+    assert long["read"]["long"] == "City 33"
+    assert page.evaluate(OPEN_DROPDOWNS) == 0  # a list left open covers the fields below
+    # The transparent input is seen through its box.
+    assert page.evaluate("""() => { const el = document.querySelector('#long');
+      return window.__drivers.findDriver(el).visibleParts(el).map((p) => p.className); }""") == [
+        "ant-select-selector"]
+
+    chosen = run(page, "#chosen", [])
+    assert chosen["described"]["value"] == "Berlin"
+    assert [o["text"] for o in chosen["described"]["options"] if o["selected"]] == ["Berlin"]
+
+    country = run(page, "#country", [{"action": "choose", "value": "Portugal"}])
+    assert statuses(country) == ["applied"] and country["read"]["country"] == "Portugal"
+    assert page.input_value("#country") == ""  # the search text goes once the row is chosen
+
+    hidden = run(page, "#hidden", [])
+    assert hidden["described"]["options"] == []
+    multi = run(page, "#multi", [{"action": "choose", "value": "Go"}])
+    assert multi["described"]["multiple"] and statuses(multi) == ["refused"]
+    off = run(page, "#off", [{"action": "choose", "value": "A"}])
+    assert off["described"]["options"] == [] and statuses(off) == ["refused"]
+    opened = page.evaluate("window.__fixture.opened()")
+    assert not opened.get("hidden") and not opened.get("off"), opened
+    assert page.evaluate(OPEN_DROPDOWNS) == 0
+    no_submit(off)
+
+
 def test_radios_yes_no_and_checkboxes(open_page: Any) -> None:
     page = open_page("tests/fixtures/widgets/choices.html")
     # Bare native radios and checkboxes belong to the snapshot's group handling.

@@ -26,6 +26,7 @@ export const CONTENT_FILES = Object.freeze([
   "content/drivers/popup_select.js",
   "content/drivers/radio_group.js",
   "content/drivers/react_select.js",
+  "content/drivers/search_select.js",
   "content/drivers/select2.js",
   "content/drivers/workday_listbox.js",
   "content/drivers/index.js",

@@ -21,6 +21,7 @@ const { nativeSelect } = relayContent["drivers/native_select"];
 const { popupSelect, proxyTriggerOf } = relayContent["drivers/popup_select"];
 const { radioGroup } = relayContent["drivers/radio_group"];
 const { reactSelect } = relayContent["drivers/react_select"];
+const { searchSelect } = relayContent["drivers/search_select"];
 const { select2 } = relayContent["drivers/select2"];
 const { workdayListbox } = relayContent["drivers/workday_listbox"];
 const { isKeptFromPerson, isMirrorInput } = relayContent["drivers/util"];
@@ -33,6 +34,7 @@ const DRIVERS = [
   dateText, // before combobox: react-datepicker inputs can carry combobox roles
   dateNative,
   reactSelect, // before combobox: its input is role=combobox
+  searchSelect, // before combobox: its input is role=combobox, its value shows beside it
   workdayListbox, // before popup-select: both are aria-haspopup buttons
   popupSelect,
   nativeSelect,
