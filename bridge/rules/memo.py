@@ -44,7 +44,7 @@ class TextCache(Generic[P, R]):
             return hit[0]
         value = self._fn(*args, **kwargs)
         # Most calls are one string in, one string out: counted without the recursive walk.
-        if type(value) is str and len(args) == 1 and type(args[0]) is str and not kwargs:
+        if isinstance(value, str) and len(args) == 1 and isinstance(args[0], str) and not kwargs:
             size = 8 + len(args[0]) + len(value)
         else:
             size = _chars(args) + _chars(value)
