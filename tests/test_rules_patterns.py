@@ -162,3 +162,18 @@ def test_european_portuguese_wordings(label: str, widget: str, key: str) -> None
     # Portugal's Portuguese says portefólio, pré-aviso, línguas where Brazil's says portfólio,
     # aviso prévio, idiomas.
     assert best_key(label, widget) == key
+
+
+@pytest.mark.parametrize(
+    ("label", "expected"),
+    [
+        ("Years of professional engineering experience", "work.years.in"),  # 2 words in the gap
+        ("Years of sales experience", "work.years.in"),  # 1 word
+        ("Years of professional experience", "work.years"),  # the full phrase outranks the gap
+        ("Years of experience", "work.years"),  # a gap is never empty
+        # More than three words between: not one phrase any more.
+        ("Years of age and four more words before experience", ""),
+    ],
+)
+def test_a_gap_stands_for_one_to_three_words(label: str, expected: str) -> None:
+    assert best_key(label) == expected

@@ -1,8 +1,10 @@
 """Scored keyword patterns per profile key and language (data in `rules/fields/*.toml`).
 
 A keyword matches whole words of the folded attribute text: `name` matches "Your name" but never
-"username"; a trailing `*` lets it match the start of a word (German compounds: `telefon*`).
-`exact` keywords must equal the whole attribute text (a bare `name` attribute).
+"username"; a trailing `*` lets it match the start of a word (German compounds: `telefon*`); a
+`~` between words stands for one to three words ("years of ~ experience" matches "years of
+professional engineering experience"). `exact` keywords must equal the whole attribute text (a
+bare `name` attribute).
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ DEFAULT_ATTRS_OTHER = ("label", "aria", "placeholder")
 EXCLUDE_ATTRS = ("label", "aria", "placeholder", "name")
 # Identity-style keys only trust short texts; a long question merely mentioning "email" is not one.
 SHORT_TEXT = 7
+# A `~` in a keyword: the words it stands for, at least one and at most this many.
+GAP = "~"
+GAP_MAX = 3
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,7 @@ class Phrase:
     words: tuple[str, ...]
     prefix: bool  # the last word matches as a word start
     record: Record
+    after_gap: tuple[str, ...] = ()  # words that follow a gap of 1 to GAP_MAX words
 
 
 @dataclass
@@ -98,11 +104,12 @@ def index() -> Index:
             )
             idx.records.append(rec)
             for kw in raw.get("match", ()):
-                words, prefix = _words(kw)
+                head, _, tail = str(kw).partition(f" {GAP} ")
+                words, prefix = _words(head)
                 if not words:
                     continue
-                phrase = Phrase(words, prefix, rec)
-                if prefix and len(words) == 1:
+                phrase = Phrase(words, prefix and not tail, rec, _words(tail)[0] if tail else ())
+                if phrase.prefix and len(words) == 1:
                     idx.prefixes.setdefault(words[0][:3], []).append(phrase)
                 else:
                     idx.by_word.setdefault(words[0], []).append(phrase)
@@ -181,6 +188,10 @@ def scan(
                     continue
                 if not (seg[-1].startswith(ph.words[-1]) if ph.prefix else seg[-1] == ph.words[-1]):
                     continue
+                if ph.after_gap:
+                    end = _past_gap(hay, end, ph.after_gap)
+                    if end < 0:
+                        continue
                 tail = attr == "name" and (end == len(hay) or hay[end] == "|")
                 found.append(_hit(ph, attr, i, end, weight, long_text, tail))
             for ph in idx.prefixes.get(word[:3], ()):
@@ -190,6 +201,18 @@ def scan(
         found = [h for h in found if not h.rec.exclude or not _excluded(h, excl)]
         hits.extend(_unshadowed(found))
     return hits
+
+
+def _past_gap(hay: tuple[str, ...], start: int, after: tuple[str, ...]) -> int:
+    """Where `after` ends when it follows 1 to GAP_MAX words from `start` (never across an
+    attribute's "|" separator); -1 when it does not."""
+    for skip in range(1, GAP_MAX + 1):
+        at = start + skip
+        if "|" in hay[start:at] or at + len(after) > len(hay):
+            return -1
+        if hay[at : at + len(after)] == after:
+            return at + len(after)
+    return -1
 
 
 def _hit(

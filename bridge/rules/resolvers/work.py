@@ -75,6 +75,38 @@ _TITLE_NOISE = frozenset(
 )
 
 
+def _field_words(words: list[str]) -> list[str]:
+    """The field a years question names: after its last "in" ("years of experience in backend
+    development"), else between "years of" and "experience" ("years of sales experience")."""
+    if "in" in words:
+        return words[len(words) - words[::-1].index("in") :]
+    if "years" in words and "experience" in words:
+        start, end = words.index("years") + 1, words.index("experience")
+        return [w for w in words[start:end] if w != "of"]
+    return []
+
+
+def _title_names(title: list[str], asked: set[str]) -> bool:
+    """Whether a job title names the field: a word they share beyond the title's role words, or
+    a field that is the title's own role ("engineering" for an Engineer, "management" for a
+    Manager, "design" for a Designer)."""
+    if (set(title) - _TITLE_NOISE) & asked:
+        return True
+    return bool(asked) and all(any(w in _role_forms(t) for t in title) for w in asked)
+
+
+def _role_forms(role: str) -> set[str]:
+    """The field a role noun works in: engineer, engineering; developer, development; manager,
+    management; designer, design; consultant, consulting."""
+    forms = {role, f"{role}ing"}
+    if role.endswith(("er", "or")):
+        stem = role[:-2]
+        forms |= {stem, f"{stem}ing", f"{stem}ment", f"{role[:-1]}ment"}
+    if role.endswith("ant"):
+        forms.add(f"{role[:-3]}ing")
+    return forms
+
+
 def _years_in(ask: Ask) -> Result:
     """ "Years of experience in backend software development": when every job's title shares a
     word with the field asked (a "Software Engineer" and a "Backend Engineer" both do), the total
@@ -82,13 +114,12 @@ def _years_in(ask: Ask) -> Result:
     skill = _names_a_skill(ask.ft, ask.lp)
     if skill:
         return Missing(f"asks years with {skill}; the profile has only total years")
-    words = ask.ft.question.split()
-    after = words[len(words) - words[::-1].index("in") :] if "in" in words else []
+    after = _field_words(ask.ft.question.split())
     asked = {w for w in after if w not in _FIELD_NOISE}
     if not asked:
         return Missing("asks years in a field it does not name")
     jobs = ask.lp.profile.work
-    named = [j for j in jobs if (set(fold(j.position or "").split()) - _TITLE_NOISE) & asked]
+    named = [j for j in jobs if _title_names(fold(j.position or "").split(), asked)]
     if not named:
         return Missing(f"no job title in the profile names {' '.join(after)}")
     if len(named) < len(jobs):
