@@ -75,6 +75,16 @@ _TITLE_NOISE = frozenset(
 )
 
 
+def _total_years(ask: Ask) -> Result:
+    skill = _names_a_skill(ask.ft, ask.lp)
+    if skill:
+        return Missing(f"asks years with {skill}; the profile has only total years")
+    years = years_of_experience(ask.lp)
+    if years is None:
+        return Missing("no experience in the profile")
+    return Answer("number", num_text(years), number=years)
+
+
 def _field_words(words: list[str]) -> list[str]:
     """The field a years question names: after its last "in" ("years of experience in backend
     development"), else between "years of" and "experience" ("years of sales experience")."""
@@ -88,11 +98,10 @@ def _field_words(words: list[str]) -> list[str]:
 
 def _title_names(title: list[str], asked: set[str]) -> bool:
     """Whether a job title names the field: a word they share beyond the title's role words, or
-    a field that is the title's own role ("engineering" for an Engineer, "management" for a
-    Manager, "design" for a Designer)."""
+    the title's own role ("engineering" for an Engineer, "management" for a Manager)."""
     if (set(title) - _TITLE_NOISE) & asked:
         return True
-    return bool(asked) and all(any(w in _role_forms(t) for t in title) for w in asked)
+    return any(w in _role_forms(t) for t in title for w in asked)
 
 
 def _role_forms(role: str) -> set[str]:
@@ -114,8 +123,11 @@ def _years_in(ask: Ask) -> Result:
     skill = _names_a_skill(ask.ft, ask.lp)
     if skill:
         return Missing(f"asks years with {skill}; the profile has only total years")
-    after = _field_words(ask.ft.question.split())
+    words = ask.ft.question.split()
+    after = _field_words(words)
     asked = {w for w in after if w not in _FIELD_NOISE}
+    if not asked and "in" not in words:
+        return _total_years(ask)  # "years of relevant professional experience": the total
     if not asked:
         return Missing("asks years in a field it does not name")
     jobs = ask.lp.profile.work
@@ -205,13 +217,7 @@ def resolve(ask: Ask) -> Result:
             )
         return Answer("date", when.isoformat(), when=when)
     if key == "work.years":
-        skill = _names_a_skill(ask.ft, ask.lp)
-        if skill:
-            return Missing(f"asks years with {skill}; the profile has only total years")
-        years = years_of_experience(ask.lp)
-        if years is None:
-            return Missing("no experience in the profile")
-        return Answer("number", num_text(years), number=years)
+        return _total_years(ask)
     if key == "work.years.in":
         return _years_in(ask)
     if key == "work.previous_here":
