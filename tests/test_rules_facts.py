@@ -271,9 +271,12 @@ def test_years_in_a_field_count_the_jobs_whose_titles_name_it() -> None:
 
 
 def test_years_in_a_field_named_before_experience() -> None:
-    # Every job is an Engineer's: engineering is the field both titles name.
+    # Every job is an Engineer's: engineering, development and software are what both titles
+    # work in.
     for asked in ("Years of professional engineering experience",
-                  "How many years of professional software engineering experience do you have?"):
+                  "How many years of professional software engineering experience do you have?",
+                  "How many years of backend development experience do you have?",
+                  "How many years of professional software development experience do you have?"):
         d = one(field(asked, "number"))
         assert (d.key, d.value, d.status.value) == ("work.years.in", "9", "flag"), (asked, d.reason)
     # A field no title names, and a skill, are left with the reason.

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from functools import lru_cache
 
 from bridge.profile import LoadedProfile, Work
+from bridge.rules.data import load_toml
 from bridge.rules.features import FieldText
 from bridge.rules.formats import parse_iso
 from bridge.rules.model import Answer, Missing
@@ -98,22 +100,18 @@ def _field_words(words: list[str]) -> list[str]:
 
 def _title_names(title: list[str], asked: set[str]) -> bool:
     """Whether a job title names the field: a word they share beyond the title's role words, or
-    the title's own role ("engineering" for an Engineer, "management" for a Manager)."""
+    a field the title's role works in ("development" for an Engineer, "management" for a
+    Manager: options/wordings.toml `role_fields`)."""
     if (set(title) - _TITLE_NOISE) & asked:
         return True
-    return any(w in _role_forms(t) for t in title for w in asked)
+    fields = _role_fields()
+    return any(w in fields.get(t, ()) for t in title for w in asked)
 
 
-def _role_forms(role: str) -> set[str]:
-    """The field a role noun works in: engineer, engineering; developer, development; manager,
-    management; designer, design; consultant, consulting."""
-    forms = {role, f"{role}ing"}
-    if role.endswith(("er", "or")):
-        stem = role[:-2]
-        forms |= {stem, f"{stem}ing", f"{stem}ment", f"{role[:-1]}ment"}
-    if role.endswith("ant"):
-        forms.add(f"{role[:-3]}ing")
-    return forms
+@lru_cache(maxsize=1)
+def _role_fields() -> dict[str, frozenset[str]]:
+    doc = load_toml("options/wordings.toml")["role_fields"]
+    return {fold(role): frozenset(fold(f) for f in fields) for role, fields in doc.items()}
 
 
 def _years_in(ask: Ask) -> Result:
