@@ -8,9 +8,11 @@ import csv
 import importlib.util
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from bridge.learn.embedding import package_dir
 from tests.conftest import REPO
@@ -22,7 +24,7 @@ TEXTS = [
     "Pourquoi souhaitez-vous travailler chez nous ?", "¿Por qué quiere trabajar aquí?",
     "Por que você quer trabalhar aqui?", "Waarom wilt u hier werken?",
     "Straße, Hausnummer", "Código postal", "Año de graduación: 2019", "Gehalt (€ brutto/Jahr)",
-    "Почему вы хотите работать у нас?", "Γιατί θέλετε να εργαστείτε εδώ;", "E-mail*", "",
+    "Почему вы хотите работать у нас?", "Γιατί θέλετε να εργαστείτε εδώ;", "E-mail*", "",  # noqa: RUF001
 ]
 
 
@@ -76,12 +78,13 @@ def test_the_builds_weights_give_the_same_vectors_in_relays_languages(
 
 
 def test_the_written_file_is_read_by_numpy_as_it_was(weights: ModuleType, tmp_path: Path) -> None:
-    arrays = {"q1": np.arange(512 * 40, dtype=np.uint8).reshape(40, 512),
-              "scale": np.linspace(0.1, 1.0, 17, dtype=np.float32), "eps": np.float32(1e-6)}
+    arrays: dict[str, NDArray[Any]] = {
+        "q1": np.arange(512 * 40, dtype=np.uint8).reshape(40, 512),
+        "scale": np.linspace(0.1, 1.0, 17, dtype=np.float32), "eps": np.asarray(1e-6, np.float32)}
     target = tmp_path / "weights.npz"
     weights.write(arrays, target)
     with np.load(target, allow_pickle=False) as read:
         assert read.files == list(arrays)
         for name, array in arrays.items():
-            assert read[name].dtype == np.asarray(array).dtype
+            assert read[name].dtype == array.dtype
             assert np.array_equal(read[name], array)
