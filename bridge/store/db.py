@@ -6,6 +6,7 @@ saved-answer search loads sqlite-vec into this same connection.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -211,13 +212,21 @@ def scalar(conn: apsw.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
     return rows[0][0] if rows else None
 
 
+def vec_path() -> str:
+    """sqlite-vec's loadable library, as `sqlite_vec.loadable_path()` names it (no suffix): found
+    without importing the package, whose `__init__` imports Python's sqlite3 module, which Relay
+    does not use (the store is apsw) and the desktop build leaves out."""
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or not spec.submodule_search_locations:
+        raise RelayError(ErrorCode.STORE_FAILED, "cannot load sqlite-vec: it is not installed")
+    return os.path.join(next(iter(spec.submodule_search_locations)), "vec0")
+
+
 def load_vec(conn: apsw.Connection) -> str:
     """Load sqlite-vec into this connection; returns its version."""
-    import sqlite_vec
-
     try:
         conn.enable_load_extension(True)
-        conn.load_extension(sqlite_vec.loadable_path())
+        conn.load_extension(vec_path())
     except apsw.Error as exc:
         raise RelayError(ErrorCode.STORE_FAILED, f"cannot load sqlite-vec: {exc}") from exc
     finally:
