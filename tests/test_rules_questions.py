@@ -30,6 +30,9 @@ def answer(label: str, **kw: object) -> str:
         ("Are you able to work in the U.S. without sponsorship?", "Yes"),
         ("Are you authorized to work in the United States without requiring sponsorship?", "Yes"),
         ("Are you authorized to work in Canada without sponsorship?", "No"),
+        # Only the aside names the country, by its visa: a US one.
+        ("Will you now or in the future require Lumina Health to sponsor an employment visa "
+         "(e.g. H-1B) for you?", "No"),
     ],
 )
 def test_polarity_and_named_country(label: str, expected: str) -> None:

@@ -11,7 +11,7 @@ words do not settle (a visa named alone, two readings in two languages) is uncle
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 from bridge.rules.data import load_toml
@@ -149,6 +149,16 @@ class _Lit:
     positive: bool
     both: bool
     anchors: set[int]
+
+
+def _without_conditions(question: str, lex: dict[str, tuple[Phrase, ...]]) -> str:
+    """The question without its condition clauses and answer hints, as `_read_in` leaves it."""
+    asked = question
+    for piece in _PIECE.finditer(question):
+        cw = tuple(fold(piece.group()).split())
+        if not cw or _is_hint(cw, lex) or _starts_with(cw, lex["condition"]):
+            asked = asked.replace(piece.group(), " ", 1)
+    return asked
 
 
 def _read_in(question: str, lang: str) -> Reading:
@@ -300,4 +310,8 @@ def read_permit_question(question: str, page_lang: str = "en") -> Reading:
         readings = [_read_in(question, lang) for lang in langs]
     if len({(r.literals, r.unclear, r.asked) for r in readings}) > 1:
         return Reading((), unclear="the words read differently in " + " / ".join(sorted(langs)))
+    if plain_text != question:
+        # Which country is asked about, the asides tell too: "(e.g. H-1B)" is a US visa.
+        lex = _lexicon()[readings[0].lang or langs[0]]
+        return replace(readings[0], asked=_without_conditions(question, lex))
     return readings[0]
