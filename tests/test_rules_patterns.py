@@ -177,3 +177,12 @@ def test_european_portuguese_wordings(label: str, widget: str, key: str) -> None
 )
 def test_a_gap_stands_for_one_to_three_words(label: str, expected: str) -> None:
     assert best_key(label) == expected
+
+
+def test_a_repeated_block_s_name_in_an_id_vetoes_nothing() -> None:
+    # "schools[1][degree]": "school" names the block; excludes read the field's own part.
+    assert best_key("Degree", name="schools[1][degree]", html_id="school-1-degree") == "edu.degree"
+    assert best_key("Titulación", name="schools[1][degree]", html_id="school-1-degree") == (
+        "edu.degree")
+    # An id that is the field's own words still vetoes: a school's name is not a degree.
+    assert best_key("Degree or school", name="school_name") != "edu.degree"

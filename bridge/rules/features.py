@@ -51,26 +51,31 @@ class FieldText:
     widget: str = ""
     label_core: int = -1  # words in the label outside parentheses
     ids: dict[str, str] = dc_field(default_factory=dict)  # attribute name → value, for adapters
+    # The ids' own parts, where an id is a repeated block's path ("schools[1][degree]" says
+    # degree; "schools" names its block): what excludes are checked against. None: the ids.
+    own_name: tuple[str, ...] | None = None
     _hits: list[Hit] | None = None
 
     def hits(self) -> list[Hit]:
         """Pattern hits over this field's texts, computed once."""
         if self._hits is None:
             asks = self.raw_question.rstrip(" *:✱").endswith("?")
-            key = (tuple(self.texts.items()), self.widget, asks, self.label_core)
+            key = (tuple(self.texts.items()), self.widget, asks, self.label_core, self.own_name)
             self._hits = list(_scan_cached(key))
         return self._hits
 
 
-_ScanKey = tuple[tuple[tuple[str, tuple[str, ...]], ...], str, bool, int]
+_ScanKey = tuple[
+    tuple[tuple[str, tuple[str, ...]], ...], str, bool, int, tuple[str, ...] | None
+]
 
 
 @text_cache()
 def _scan_cached(key: _ScanKey) -> tuple[Hit, ...]:
     """Scans are pure in the field's texts: the same field on the next Fill (or the next wizard
     step, or another tab) costs a dict lookup."""
-    texts, widget, asks, label_core = key
-    return tuple(scan(dict(texts), widget, asks, label_core))
+    texts, widget, asks, label_core, own_name = key
+    return tuple(scan(dict(texts), widget, asks, label_core, own_name))
 
 
 # Structural words in ids and names that say nothing about what a field asks.
@@ -106,7 +111,19 @@ def _without_form_prefix(raw: str, form: str) -> str:
     return raw[cut + 1 :] if raw[:cut].casefold() == form.casefold() else raw
 
 
-def _identifier_text(field: FormField) -> tuple[str, ...]:
+# A repeated block's path: its name, an index, then the field's own part ("schools[1][degree]",
+# "school-1-degree", "work_experience.0.company").
+_BLOCK_PATH = re.compile(
+    r"^[A-Za-z][\w-]*?(?:\[\d+\]\[?|[-_.]\d+[-_.])(?P<own>[A-Za-z][\w.\[\]-]*?)\]?$"
+)
+
+
+def _own_part(raw: str) -> str:
+    found = _BLOCK_PATH.match(raw)
+    return found.group("own") if found else raw
+
+
+def _identifier_text(field: FormField, own_part: bool = False) -> tuple[str, ...]:
     parts: list[str] = []
     seen: set[str] = set()
     own = [
@@ -114,6 +131,8 @@ def _identifier_text(field: FormField) -> tuple[str, ...]:
         _without_form_prefix(field.html_id, field.form),
         *(field.attrs.get(a, "") for a in ID_ATTRS),
     ]
+    if own_part:
+        own = [_own_part(raw) for raw in own]
     # A container's ids ("apply-form") describe the form, not the field: only when it has none.
     parent = [] if any(own) else [field.attrs.get(f"parent:{a}", "") for a in ID_ATTRS]
     for raw in (*own, *parent):
@@ -177,6 +196,7 @@ def _field_text(field: FormField) -> FieldText:
         "nearby": tuple(fold(f"{field.nearby} {field.aria_description}").split()),
     }
     raw_q = field.label or field.aria_label or field.placeholder
+    own_name = _identifier_text(field, own_part=True)
     return FieldText(
         texts=texts,
         section=tuple(fold(field.section).split()),
@@ -185,6 +205,7 @@ def _field_text(field: FormField) -> FieldText:
         widget=field.widget.value,
         label_core=len(fold(re.sub(r"\([^)]*\)", " ", field.label)).split()),
         ids=_ids(field),
+        own_name=own_name if own_name != texts["name"] else None,
     )
 
 

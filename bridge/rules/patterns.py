@@ -155,13 +155,19 @@ WHY_WORDS = frozenset(
 
 
 def scan(
-    texts: dict[str, tuple[str, ...]], widget: str, asks: bool = False, label_core: int = -1
+    texts: dict[str, tuple[str, ...]],
+    widget: str,
+    asks: bool = False,
+    label_core: int = -1,
+    own_name: tuple[str, ...] | None = None,
 ) -> list[Hit]:
-    """Every pattern hit over a field's folded texts, without excluded and shadowed ones."""
+    """Every pattern hit over a field's folded texts, without excluded and shadowed ones.
+    `own_name`: the ids without a repeated block's path, for excludes (features.FieldText)."""
     idx = index()
     hits: list[Hit] = []
     # One padded string of the attributes excludes are checked against ("|" separates them).
-    excl = " " + " | ".join(" ".join(texts.get(a, ())) for a in EXCLUDE_ATTRS) + " "
+    against = {**texts, "name": own_name} if own_name is not None else texts
+    excl = " " + " | ".join(" ".join(against.get(a, ())) for a in EXCLUDE_ATTRS) + " "
     for attr, hay in texts.items():
         if not hay:
             continue
