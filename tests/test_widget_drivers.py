@@ -796,9 +796,21 @@ def test_file_uploads(open_page: Any) -> None:
       return [(await d.describe(el)).value, d.read(el)];
     }""")
     assert again == ["ada.pdf", "ada.pdf"]
+    # An input shown only once the section's own "Upload" is chosen: seen through that link,
+    # which is pressed as a person would before the file is attached; the paste box stays shut.
+    # An "Upload" that leads to another page is neither seen as the input nor pressed.
+    parts = """(pick) => { const el = document.querySelector(pick);
+      return window.__drivers.findDriver(el).visibleParts(el).map((p) => p.id); }"""
+    assert "choose-upload" in page.evaluate(parts, "#choice-cv")
+    choice = run(page, "#choice-cv", [pdf])
+    assert statuses(choice) == ["applied"], choice["results"]
+    assert page.is_visible("#choice-cv") and not page.is_visible("#choice-paste textarea")
+    url = page.url
+    run(page, "#away-cv", [pdf])
+    assert page.url == url and not page.is_visible("#away-cv")
     received = page.evaluate("__fixture.read()")
     size = len(b"%PDF-1.4 resume")
-    for key in ["ashby", "greenhouse", "workday", "smartrecruiters"]:
+    for key in ["ashby", "greenhouse", "workday", "smartrecruiters", "choice"]:
         assert received[key] == {"name": "ada.pdf", "size": size, "type": "application/pdf"}, key
     assert page.evaluate("window.__fixtureSubmits") == 0
 

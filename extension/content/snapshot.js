@@ -382,7 +382,13 @@ function isDecorativeChoice(el) {
 function groupNameOf(el) {
   let cur = el.parentElement;
   for (let depth = 0; cur && depth < 5 && cur !== document.body; depth += 1, cur = cur.parentElement) {
-    if (!cur.matches("[role=group], fieldset")) continue;
+    if (!cur.matches("[role=group], fieldset")) {
+      // A field's box with its own heading label that names no control ("Currículum" over an
+      // "Upload / Paste" choice): only a box around this one upload and no other typed field.
+      const heading = depth < 3 ? ownHeadingLabel(cur, el) : "";
+      if (heading) return heading;
+      continue;
+    }
     const ids = (cur.getAttribute("aria-labelledby") ?? "").split(/\s+/).filter(Boolean);
     const root = /** @type {Document | ShadowRoot} */ (cur.getRootNode());
     const named = ids.map((id) => root.getElementById?.(id)?.textContent ?? "").join(" ")
@@ -392,6 +398,20 @@ function groupNameOf(el) {
     return cap(norm(named), 150);
   }
   return "";
+}
+
+/**
+ * The text of the first label in `box` that labels no control and comes before `el`, when the
+ * box holds `el` as its one file input and no other field a person types or picks in (a text
+ * alternative to the upload may be there).
+ * @param {Element} box @param {Element} el
+ */
+function ownHeadingLabel(box, el) {
+  if (box.matches("form") || box.querySelectorAll("input[type=file]").length !== 1) return "";
+  if (box.querySelector("input:not([type=file]):not([type=hidden]):not([type=checkbox]):not([type=radio]), select")) return "";
+  const label = [...box.querySelectorAll("label")].find((l) => !l.control && !l.contains(el)
+    && (l.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING));
+  return label ? cap(norm(label.textContent ?? "").replace(/\s*\*$/, ""), 150) : "";
 }
 
 /**

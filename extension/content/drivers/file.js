@@ -5,7 +5,7 @@
 // file, or the page shows its name (Greenhouse swaps the input for a chip, Workday resets it).
 (() => {
 "use strict";
-const { norm, outcome, rootOf, settle, textOf, waitFor } = relayContent["drivers/util"];
+const { isVisible, norm, outcome, press, rootOf, settle, textOf, waitFor } = relayContent["drivers/util"];
 
 const GROUP = "[role=group], .file-upload, [data-automation-id=attachments-FileUpload], "
   + "[data-automation-id=file-upload-drop-zone], .ashby-application-form-input-file, fieldset, "
@@ -76,6 +76,44 @@ function groupOf(input) {
   const host = input.getRootNode() instanceof ShadowRoot
     ? /** @type {ShadowRoot} */ (input.getRootNode()).host : input;
   return host.closest(GROUP) ?? host.parentElement?.parentElement ?? host.parentElement;
+}
+
+// A control whose whole text says "upload" (a resume section's "Upload / Paste" choice), in the
+// languages Relay reads.
+const REVEAL_WORDS = new RegExp("^(upload|attach|subir|adjuntar|cargar|hochladen|anh(ä|ae)ngen|"
+  + "t(é|e)l(é|e)verser|t(é|e)l(é|e)charger|joindre|carregar|anexar|uploaden|bijvoegen)"
+  + "( (a |an |your |un |tu |su |seu |votre |je |ihren? )?(file|files|archivo|fichier|datei|arquivo|bestand|resume|r(é|e)sum(é|e)|cv|curr(í|i)culum|lebenslauf))?$", "i");
+
+/**
+ * The control that shows a hidden file input, as a person would press it: in the input's field
+ * (a few levels up, where something shows), a visible link or button that only says "Upload"
+ * and leads nowhere (a page-script link or a plain button), outside the hidden part.
+ * @param {HTMLInputElement} input
+ * @returns {HTMLElement|null}
+ */
+function revealerOf(input) {
+  if (isVisible(input) || isVisible(input.parentElement ?? input)) return null;
+  let hidden = /** @type {Element} */ (input);
+  let node = input.parentElement;
+  for (let depth = 0; node && depth < 4 && !node.matches("form, body"); depth += 1, node = node.parentElement) {
+    if (!isVisible(node)) {
+      hidden = node;
+      continue;
+    }
+    const found = [...node.querySelectorAll("a, button, [role=button]")].find((c) => !hidden.contains(c)
+      && isVisible(c) && REVEAL_WORDS.test(norm(textOf(c))) && leadsNowhere(c));
+    return /** @type {HTMLElement|null} */ (found ?? null);
+  }
+  return null;
+}
+
+/** A link to no page (`#`, a script) or a button that is not a form's submit. @param {Element} el */
+function leadsNowhere(el) {
+  if (el instanceof HTMLAnchorElement) {
+    const href = el.getAttribute("href") ?? "";
+    return href === "" || href.startsWith("#") || href.toLowerCase().startsWith("javascript:");
+  }
+  return !(el instanceof HTMLButtonElement) || el.type === "button";
 }
 
 /** @param {string} b64 */
@@ -151,7 +189,9 @@ const fileUpload = {
     const openers = [...scope.querySelectorAll("button, [role=button], label, a")]
       .filter((b) => b !== el && inputOf(b) === input);
     const zone = input.closest(DROP_ZONE);
-    return [...(input.labels ?? []), ...openers, ...(zone ? [zone] : []), ...menuOpeners(input)];
+    const revealer = revealerOf(input);
+    return [...(input.labels ?? []), ...openers, ...(zone ? [zone] : []), ...menuOpeners(input),
+      ...(revealer ? [revealer] : [])];
   },
   matches(el) {
     if (el instanceof HTMLInputElement) return el.type === "file";
@@ -179,6 +219,12 @@ const fileUpload = {
     }
     if (!accepted(input, file)) {
       return outcome("refused", `the field accepts ${input.accept}, not ${file.name}`, shown(input));
+    }
+    // A section that shows its file input only once "Upload" is chosen: chosen as a person does.
+    const revealer = revealerOf(input);
+    if (revealer) {
+      press(revealer);
+      await waitFor(() => isVisible(input) || isVisible(input.parentElement ?? input), 600);
     }
     const group = groupOf(input);
     const textBefore = group ? textOf(group) : "";
