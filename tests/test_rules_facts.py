@@ -207,6 +207,11 @@ def test_a_blocks_bare_from_and_to_are_its_dates_in_every_language() -> None:
     assert ds[6].key == "edu.end" and ds[6].value == "2017"
     # Outside such a heading a bare "From" or "To" says nothing.
     assert one(field("To", section="Contact details")).key == ""
+    # An id that only weakly suggests another meaning ("positions[1][start]": a start date)
+    # does not outrank the block's bare "Desde".
+    d = one(field("Desde (mm/aaaa)", section="Experiencia laboral", name="positions[1][start]",
+                  html_id="position-1-start", attrs={"block": "job:0"}))
+    assert (d.key, d.value) == ("work.start", "03/2021"), d.reason
 
 
 def test_a_block_field_in_no_block_among_repeated_blocks_is_left() -> None:

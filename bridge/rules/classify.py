@@ -160,14 +160,14 @@ def classify(
 ) -> Classified | None:
     found = _classify(field, ft, active, page)
     if found is None or found.confidence < MEANING_BAR:
+        # A bare "From" in an employment block outranks a weak guess from its id ("…[start]").
         found = (
             _permit_question(field, ft, page)
             or _yes_no_in_words(field, ft)
             or _typed_email(field, ft)
+            or _block_date(field, ft)
             or found
         )
-    if found is None:
-        found = _block_date(field, ft)
     if found is None:
         return None
     other_person, history, school = _section_kind(ft.section)
