@@ -147,6 +147,11 @@ ROWS: list[tuple[str, str, str, str, bool]] = [
     ("en", "Are you authorized to work in the US for any employer without restrictions?", "US",
      "A", False),
     ("de", "Läuft Ihre Arbeitserlaubnis für Deutschland ab?", "DE", "?", False),
+    # Where or when one works, not whether one may: the job's arrangement.
+    ("en", "This role is hybrid, three days a week in Boston, MA: are you able to work on-site "
+     "on that schedule?", "US", "?", False),
+    ("en", "Are you able to work weekends in the United States?", "US", "?", False),
+    ("es", "¿Puede trabajar de forma presencial en España?", "ES", "?", False),
 ]
 
 EVERYWHERE = ("US", "DE", "GB", "FR", "ES", "PT", "BR", "NL", "CH", "CA", "AT", "BE", "MX")

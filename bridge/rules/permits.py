@@ -32,6 +32,7 @@ KINDS = (
     "answer_hints",
     "work",
     "other_topic",
+    "attendance",
     "link",
 )
 # Concept words that make a literal (the rest only shape one).
@@ -190,6 +191,8 @@ def _read_in(question: str, lang: str) -> Reading:
         return Reading(
             (), unclear="it asks about the past, a wish or the permit's kind, not today's status"
         )
+    if any(clause[m.start] in topical for m in _matches(hay, lex, ("attendance",))):
+        return Reading((), unclear="it asks where or when you can work, not whether you may")
     # Each need word governs the nearest fact word in its clause ("need a permit", "eine
     # Arbeitserlaubnis … nötig"): that permit or visa is asked as needed.
     governs: dict[int, int] = {}
