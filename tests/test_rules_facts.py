@@ -104,6 +104,17 @@ def test_start_date_under_an_employment_heading_is_the_jobs() -> None:
     assert d.key == "work.start" and d.value == "2021-03-01"
 
 
+def test_a_heading_naming_the_employment_application_is_no_history_block() -> None:
+    # The form's title names employment: a bare start date under it is still availability,
+    # and under the form's own "Employment History" heading it is the job's.
+    d = one(field("Start Date", "date", section="Employment Application"))
+    assert d.key == "start_date" and d.value == "2027-01-11"
+    d = one(field("Start Date", "date", section="Application for Employment"))
+    assert d.key == "start_date"
+    d = one(field("Start Date", "date", section="Employment History"))
+    assert d.key == "work.start" and d.value == "2021-03-01"
+
+
 def test_available_start_date_under_an_employment_heading_is_availability() -> None:
     # An "Employment Application" heading over the whole form: the label's own words say it asks
     # when the person can start, not when a job began.

@@ -1251,3 +1251,18 @@ def test_parts_of_a_compound_question_are_named_with_it(open_page: Any) -> None:
     # label[for] stays the label.
     assert labels["city"] == ("City", "label-for")
     assert labels["zip"] == ("ZIP code", "label-for")
+
+
+SNAPSHOT_SECTIONS = """async () => {
+  const snap = await relayContent.snapshot.snapshot();
+  return snap.fields.map((f) => [f.html_id, f.section]);
+}"""
+
+
+def test_a_bold_paragraph_alone_is_a_section_heading(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/text_headings.html")
+    sections = dict(page.evaluate(SNAPSHOT_SECTIONS))
+    assert sections["email"] == "Employment Application"
+    assert sections["company"] == "Employment History"
+    # A bold lead-in before plain text, or one ending in a colon, introduces text: no heading.
+    assert sections["title"] == sections["start"] == sections["end"] == "Employment History"

@@ -57,6 +57,12 @@ HISTORY = (
     ("formacao",),
     ("estudios",),
 )
+# Headings that name the application form itself, whatever history word they hold.
+APPLICATION_TITLE = (
+    ("employment", "application"),
+    ("application", "for", "employment"),
+)
+
 # Words by which a start date asks when the person can start, even under such a heading
 # ("Available start date", "Earliest start date"); a block's own start is a bare "Start date".
 AVAILABILITY = (
@@ -323,9 +329,11 @@ def _section_kind(section: tuple[str, ...]) -> tuple[bool, bool, bool]:
     """Whether a heading is about another person, a history block, and a school block."""
     if not section:
         return False, False, False
+    # "Employment Application" names the whole form, not a block of past jobs.
+    whole_form = any(contains_words(section, w) for w in APPLICATION_TITLE)
     return (
         any(contains_words(section, w) for w in OTHER_PERSON),
-        any(contains_words(section, w) for w in HISTORY),
+        not whole_form and any(contains_words(section, w) for w in HISTORY),
         any(contains_words(section, w) for w in SCHOOL),
     )
 

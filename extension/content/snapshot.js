@@ -167,6 +167,8 @@ async function snapshot(budgetMs = BUDGET_MS) {
       const t = textOf(el);
       if (t && t.length <= 120) section = t;
     }
+    const bold = boldParagraph(el);
+    if (bold) section = bold;
     if (el.matches(selector) && isCandidate(el) && !partOfWidget(el)) found.push({ el, section });
   }
 
@@ -392,6 +394,20 @@ function groupNameOf(el) {
     return cap(norm(named), 150);
   }
   return "";
+}
+
+/**
+ * A paragraph that is all bold and short, with no control in it ("<p><strong>Employment
+ * History</strong></p>"): form builders (Jotform's text rows) write their section headings so.
+ * A bold lead-in followed by plain text ("<strong>Location:</strong> Oakland") is no heading.
+ * @param {Element} el @returns {string}
+ */
+function boldParagraph(el) {
+  if (el.tagName !== "P" || el.children.length !== 1) return "";
+  const only = el.children[0];
+  if (!only.matches("strong, b") || only.querySelector(CONTROL_SELECTOR)) return "";
+  const t = textOf(el);
+  return t && t.length <= 80 && t === textOf(only) && !/[:：]$/.test(t) ? t : "";
 }
 
 /**
