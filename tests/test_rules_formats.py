@@ -72,8 +72,10 @@ def test_area_code_and_the_number_after_it() -> None:
     )
     assert [d.key for d in ds] == ["phone.area_code", "phone.local"]
     assert [d.value for d in ds] == ["415", "5550142"]
-    # A phone box with no area code box before it is the whole number, as before.
+    # A phone box with no area code box before it is the whole number, as before, and so is
+    # one that asks for the number with its area code.
     assert one(field("Phone Number", "tel", type="tel")).value == "+1 415-555-0142"
+    assert one(field("Phone (with area code)", "tel", type="tel")).value == "+1 415-555-0142"
 
 
 def test_area_code_outside_north_america_is_left_with_the_number_after_it() -> None:
