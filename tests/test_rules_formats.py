@@ -67,8 +67,8 @@ def test_area_code_and_the_number_after_it() -> None:
     # One "Phone Number" question in two boxes, named by their sub-labels (Jotform): a North
     # American number splits into its three-digit area code and the seven digits after it.
     ds = run(
-        field("Phone Number Area Code", "tel", type="tel"),
-        field("Phone Number Phone Number", "tel", type="tel"),
+        field("Phone Number Area Code", "tel", type="tel", name="q5_phoneNumber[area]"),
+        field("Phone Number Phone Number", "tel", type="tel", name="q5_phoneNumber[phone]"),
     )
     assert [d.key for d in ds] == ["phone.area_code", "phone.local"]
     assert [d.value for d in ds] == ["415", "5550142"]
