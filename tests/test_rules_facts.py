@@ -104,6 +104,25 @@ def test_start_date_under_an_employment_heading_is_the_jobs() -> None:
     assert d.key == "work.start" and d.value == "2021-03-01"
 
 
+def test_a_heading_naming_the_employment_application_is_no_history_block() -> None:
+    # The form's title names employment: a bare start date under it is still availability,
+    # and under the form's own "Employment History" heading it is the job's.
+    d = one(field("Start Date", "date", section="Employment Application"))
+    assert d.key == "start_date" and d.value == "2027-01-11"
+    d = one(field("Start Date", "date", section="Application for Employment"))
+    assert d.key == "start_date"
+    d = one(field("Start Date", "date", section="Employment History"))
+    assert d.key == "work.start" and d.value == "2021-03-01"
+
+
+def test_available_start_date_under_an_employment_heading_is_availability() -> None:
+    # An "Employment Application" heading over the whole form: the label's own words say it asks
+    # when the person can start, not when a job began.
+    for label in ("Available Start Date", "Earliest start date", "When can you start?"):
+        d = one(field(label, "date", section="Employment Application"))
+        assert d.key == "start_date" and d.value == "2027-01-11", label
+
+
 def test_years_of_experience_derived_from_work_when_absent() -> None:
     lp = profile(application__yearsOfExperience=None)
     d = one(field("Total years of experience", "number"), lp=lp)

@@ -6,7 +6,7 @@ from datetime import date
 
 from bridge.forms import FieldOption
 from bridge.rules.formats import date_hint, format_date, phone_parts
-from tests.test_rules_support import field, one, run
+from tests.test_rules_support import field, one, profile, run
 
 
 def test_phone_parts() -> None:
@@ -61,6 +61,43 @@ def test_phone_split_parts() -> None:
     assert ds[0].value == "(415) 555-0142"
     assert ds[1].value == "United States" or ds[1].value == "+1"
     assert ds[2].status.value == "leave"
+
+
+def test_area_code_and_the_number_after_it() -> None:
+    # One "Phone Number" question in two boxes, named by their sub-labels (Jotform): a North
+    # American number splits into its three-digit area code and the seven digits after it.
+    ds = run(
+        field("Phone Number Area Code", "tel", type="tel", name="q5_phoneNumber[area]"),
+        field("Phone Number Phone Number", "tel", type="tel", name="q5_phoneNumber[phone]"),
+    )
+    assert [d.key for d in ds] == ["phone.area_code", "phone.local"]
+    assert [d.value for d in ds] == ["415", "5550142"]
+    # A phone box with no area code box before it is the whole number, as before, and so is
+    # one that asks for the number with its area code.
+    assert one(field("Phone Number", "tel", type="tel")).value == "+1 415-555-0142"
+    assert one(field("Phone (with area code)", "tel", type="tel")).value == "+1 415-555-0142"
+
+
+def test_area_code_outside_north_america_is_left_with_the_number_after_it() -> None:
+    # A German area code is two to five digits: neither box can be told from the profile.
+    lp = profile(basics__phone="+49 30 901820", basics__location__countryCode="DE")
+    ds = run(field("Area Code", "tel", type="tel"), field("Phone Number", "tel", type="tel"), lp=lp)
+    assert [d.status.value for d in ds] == ["leave", "leave"]
+    assert [d.value for d in ds] == ["", ""]
+
+
+def test_a_date_in_month_day_and_year_boxes() -> None:
+    # "Start Date" over three boxes with the sub-labels "Month", "Day", "Year".
+    ds = run(
+        field("Start Date Month", max_length=2, section="Employment history"),
+        field("Start Date Day", max_length=2, section="Employment history"),
+        field("Start Date Year", max_length=4, section="Employment history"),
+    )
+    assert [d.value for d in ds] == ["03", "01", "2021"]
+    # "Start day" alone in a wide box names no part: it is the whole date.
+    assert one(field("Earliest start day", "date_text", placeholder="MM/DD/YYYY")).value == (
+        "01/11/2027"
+    )
 
 
 def test_date_hints() -> None:

@@ -1285,3 +1285,41 @@ def test_isolated_world(browser: Browser, base_url: str) -> None:
             cdp.detach()
     finally:
         page.close()
+
+
+SNAPSHOT_LABELS = """async () => {
+  const snap = await relayContent.snapshot.snapshot();
+  return snap.fields.map((f) => [f.html_id, f.label, f.label_source]);
+}"""
+
+
+def test_parts_of_a_compound_question_are_named_with_it(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/sub_labels.html")
+    labels = {html_id: (label, source) for html_id, label, source in page.evaluate(SNAPSHOT_LABELS)}
+    # The question's label and the box's sub-label, as aria-labelledby composes them: the first
+    # box no longer takes the question alone, the others no longer their part alone.
+    assert labels["first_3"] == ("Name First Name", "aria-labelledby")
+    assert labels["last_3"] == ("Name Last Name", "aria-labelledby")
+    assert labels["area_5"] == ("Phone Number Area Code", "aria-labelledby")
+    assert labels["phone_5"] == ("Phone Number Phone Number", "aria-labelledby")
+    assert [labels[f"{p}_26"][0] for p in ("month", "day", "year")] == [
+        "Start Date Month", "Start Date Day", "Start Date Year"]
+    # An aria-labelledby that does not name the control's own label, or names only it: the
+    # label[for] stays the label.
+    assert labels["city"] == ("City", "label-for")
+    assert labels["zip"] == ("ZIP code", "label-for")
+
+
+SNAPSHOT_SECTIONS = """async () => {
+  const snap = await relayContent.snapshot.snapshot();
+  return snap.fields.map((f) => [f.html_id, f.section]);
+}"""
+
+
+def test_a_bold_paragraph_alone_is_a_section_heading(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/text_headings.html")
+    sections = dict(page.evaluate(SNAPSHOT_SECTIONS))
+    assert sections["email"] == "Employment Application"
+    assert sections["company"] == "Employment History"
+    # A bold lead-in before plain text, or one ending in a colon, introduces text: no heading.
+    assert sections["title"] == sections["start"] == sections["end"] == "Employment History"

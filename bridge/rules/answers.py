@@ -36,7 +36,6 @@ from bridge.rules.resolvers.base import Ask, Resolver, Result
 NO_DATA = {
     "citizenship": "the profile does not state citizenship",
     "phone.type": "the profile does not say which kind of phone",
-    "phone.area_code": "area code alone is not asked by the profile",
     "salary.current": "the profile has no current salary",
     "referral": "no referrer in the profile",
     "links.other": "no other link in the profile",

@@ -57,6 +57,28 @@ HISTORY = (
     ("formacao",),
     ("estudios",),
 )
+# Headings that name the application form itself, whatever history word they hold.
+APPLICATION_TITLE = (
+    ("employment", "application"),
+    ("application", "for", "employment"),
+)
+
+# Words by which a start date asks when the person can start, even under such a heading
+# ("Available start date", "Earliest start date"); a block's own start is a bare "Start date".
+AVAILABILITY = (
+    ("available",),
+    ("availability",),
+    ("earliest",),
+    ("when", "can", "you"),
+    ("how", "soon"),
+    ("disponible",),
+    ("disponibilidad",),
+    ("disponibilite",),
+    ("disponivel",),
+    ("beschikbaar",),
+    ("verfugbar",),
+    ("fruhest",),
+)
 
 SCHOOL = (
     ("education",),
@@ -173,7 +195,8 @@ def classify(
     other_person, history, school = _section_kind(ft.section)
     if found.key.startswith(PERSON_KEYS) and other_person:
         return None  # someone else's details: not the profile's to give
-    if found.key == "start_date" and history:
+    label = ft.texts.get("label", ())
+    if found.key == "start_date" and history and not _asks_availability(label):
         # A start date inside an employment or education block is that block's, not availability.
         return Classified(
             "edu.start" if school else "work.start",
@@ -181,6 +204,10 @@ def classify(
             f"{found.reason} (under {' '.join(ft.section)})",
         )
     return found
+
+
+def _asks_availability(label: tuple[str, ...]) -> bool:
+    return any(contains_words(label, w, prefix=True) for w in AVAILABILITY)
 
 
 # A block's own dates named by a bare "From" / "To", in each language Relay reads (folded).
@@ -302,9 +329,11 @@ def _section_kind(section: tuple[str, ...]) -> tuple[bool, bool, bool]:
     """Whether a heading is about another person, a history block, and a school block."""
     if not section:
         return False, False, False
+    # "Employment Application" names the whole form, not a block of past jobs.
+    whole_form = any(contains_words(section, w) for w in APPLICATION_TITLE)
     return (
         any(contains_words(section, w) for w in OTHER_PERSON),
-        any(contains_words(section, w) for w in HISTORY),
+        not whole_form and any(contains_words(section, w) for w in HISTORY),
         any(contains_words(section, w) for w in SCHOOL),
     )
 

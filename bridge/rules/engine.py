@@ -116,6 +116,7 @@ def decide(
                 page.phone_code_values[field.frame] = field.value.strip()
                 page.phone_code_inline[field.frame] = _inline_dial_code(field, ft)
     _address_continuations(texts, page)
+    _number_after_area_code(texts, page)
     keys = {cls.key for _f, _ft, cls, _n in texts if cls}
     if keys & _NEEDS_JOB_COUNTRY:  # reading the page text for places costs: only when asked
         page.job_country = _job_country(request, texts)
@@ -168,6 +169,23 @@ def _address_continuations(
                 None,
             )
             page.frame_keys.setdefault(field.frame, set()).add("address.line2")
+
+
+def _number_after_area_code(
+    texts: list[tuple[FormField, FieldText, Classified | None, str | None]], page: Page
+) -> None:
+    """A phone box right after an area code box asks the rest of the number ("Area Code" then
+    "Phone Number" under one "Phone" question): the local number, not the whole one again."""
+    for i in range(1, len(texts)):
+        field, ft, cls, never = texts[i]
+        prev_field, _pft, prev, _pn = texts[i - 1]
+        if never or cls is None or cls.key != "phone.full" or prev is None:
+            continue
+        if prev.key != "phone.area_code" or prev_field.frame != field.frame:
+            continue
+        texts[i] = (field, ft, Classified("phone.local", cls.confidence, "context:after-area-code"),
+                    None)
+        page.frame_keys.setdefault(field.frame, set()).add("phone.local")
 
 
 # Keys whose answer depends on where the job is.

@@ -171,11 +171,21 @@ def parse_iso(raw: str | None) -> date | None:
 
 _MONTH_WORDS = frozenset({"month", "monat", "mois", "mes", "maand", "mês"})
 _YEAR_WORDS = frozenset({"year", "jahr", "année", "annee", "año", "ano", "jaar"})
+_DAY_WORDS = frozenset({"day", "tag", "jour", "día", "dia", "dag"})
+_DATE_WORDS = frozenset({"date", "datum", "fecha", "data"})
 
 
 def date_part(field: FormField) -> str:
-    """ "month" / "year" when the label names one part of a date last ("Start date month",
-    "Fecha de inicio (año)"); "" otherwise."""
+    """ "month" / "year" / "day" when the label names one part of a date last ("Start date month",
+    "Fecha de inicio (año)", "Start Date Day"); "" otherwise. A day only after a word for date, or
+    in a box of two characters: "Start day" alone may ask for the whole date."""
     words = re.findall(r"[^\W\d_]+", f"{field.label or field.aria_label}".casefold())
     last = words[-1] if words else ""
-    return "month" if last in _MONTH_WORDS else "year" if last in _YEAR_WORDS else ""
+    if last in _MONTH_WORDS:
+        return "month"
+    if last in _YEAR_WORDS:
+        return "year"
+    two_digits = field.max_length is not None and field.max_length <= 2
+    if last in _DAY_WORDS and (two_digits or _DATE_WORDS & set(words[:-1])):
+        return "day"
+    return ""

@@ -136,7 +136,9 @@ def misfit(field: FormField, key: str, text: str) -> str:
     if (kind == "email" or key.startswith("basics.email")) and not _EMAIL.match(text.strip()):
         return "the value is not an email address, and this field takes one"
     if kind == "tel" or field.widget == Widget.TEL or key == "phone.full":
-        if not _PHONE_CHARS.match(text.strip()) or sum(c.isdigit() for c in text) < 4:
+        # A box for the area code alone takes its three digits; a whole number has more.
+        fewest = 3 if key == "phone.area_code" else 4
+        if not _PHONE_CHARS.match(text.strip()) or sum(c.isdigit() for c in text) < fewest:
             return "the value is not a phone number, and this field takes one"
     if kind == "url" and not _URL.match(text.strip()):
         return "the value is not a web address, and this field takes one"
@@ -243,6 +245,8 @@ def _date(field: FormField, answer: Answer, lang: str = "en") -> Shaped | Missin
         return Shaped(Action.SET_TEXT, value=f"{when.month:02d}", note="month only")
     if part == "year":
         return Shaped(Action.SET_TEXT, value=f"{when.year:04d}", note="year only")
+    if part == "day":
+        return Shaped(Action.SET_TEXT, value=f"{when.day:02d}", note="day only")
     if wants_year_only(field):
         return Shaped(Action.SET_TEXT, value=f"{when.year:04d}", note="year only")
     hint = date_hint(field)
@@ -396,6 +400,8 @@ def _month_names() -> dict[str, int]:
 def _part_text(when: date, part: str, lang: str) -> str:
     if part == "year":
         return f"{when.year:04d}"
+    if part == "day":
+        return str(when.day)
     from babel import Locale
 
     try:
@@ -405,11 +411,14 @@ def _part_text(when: date, part: str, lang: str) -> str:
 
 
 def _choose_date_part(field: FormField, when: date, part: str) -> Shaped | Missing:
-    """A month list (numbers or names in any language) or a year list, for one date's part."""
+    """A month list (numbers or names in any language), a day or a year list, for one date's
+    part."""
     for o in real_options(field.options):
         text, value = fold(option_text(o)).rstrip("."), o.value.strip()
         if part == "year":
             hit = text == f"{when.year:04d}" or value == f"{when.year:04d}"
+        elif part == "day":
+            hit = text.isdigit() and int(text) == when.day
         else:
             number = int(text) if text.isdigit() else _month_names().get(text)
             hit = number == when.month

@@ -149,6 +149,8 @@ function structuralLabel(el) {
   const labels = labelsOf(el);
   const forLabels = labels.filter((l) => !l.contains(el));
   const wrapping = labels.filter((l) => l.contains(el));
+  const parts = partOfQuestion(el, forLabels);
+  if (parts.text) return parts;
   for (const label of forLabels) {
     const got = cleanLabel(labelText(label, el), "label-for");
     if (got.text) return got;
@@ -179,6 +181,21 @@ function structuralLabel(el) {
   if (table.text) return table;
   const before = precedingText(el);
   return before.text || !ariaIsValue ? before : aria;
+}
+
+/**
+ * One part of a compound question (a name, address, phone or date in several boxes), where the
+ * control's aria-labelledby names its own label[for] together with the question's label: the
+ * question's label over the first box and each box's sub-label below it ("Phone Number" and
+ * "Area Code", "Start Date" and "Day"). Either label alone says half of it; the composed name,
+ * as the accessibility tree reads it, says which part of which question.
+ * @param {Element} el @param {HTMLLabelElement[]} forLabels @returns {Label}
+ */
+function partOfQuestion(el, forLabels) {
+  if (!forLabels.length) return NONE;
+  const refs = byIdList(el, "aria-labelledby").filter((n) => n !== el);
+  if (refs.length < 2 || !refs.some((n) => forLabels.includes(/** @type {any} */ (n)))) return NONE;
+  return cleanLabel(refs.map((n) => textOf(n)).join(" "), "aria-labelledby");
 }
 
 /** Whether an aria-label states the control's current value rather than its question. */

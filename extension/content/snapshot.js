@@ -167,6 +167,8 @@ async function snapshot(budgetMs = BUDGET_MS) {
       const t = textOf(el);
       if (t && t.length <= 120) section = t;
     }
+    const bold = boldParagraph(el);
+    if (bold) section = bold;
     if (el.matches(selector) && isCandidate(el) && !partOfWidget(el)) found.push({ el, section });
   }
 
@@ -412,6 +414,20 @@ function ownHeadingLabel(box, el) {
   const label = [...box.querySelectorAll("label")].find((l) => !l.control && !l.contains(el)
     && (l.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING));
   return label ? cap(norm(label.textContent ?? "").replace(/\s*\*$/, ""), 150) : "";
+}
+
+/**
+ * A paragraph that is all bold and short, with no control in it ("<p><strong>Employment
+ * History</strong></p>"): form builders (Jotform's text rows) write their section headings so.
+ * A bold lead-in followed by plain text ("<strong>Location:</strong> Oakland") is no heading.
+ * @param {Element} el @returns {string}
+ */
+function boldParagraph(el) {
+  if (el.tagName !== "P" || el.children.length !== 1) return "";
+  const only = el.children[0];
+  if (!only.matches("strong, b") || only.querySelector(CONTROL_SELECTOR)) return "";
+  const t = textOf(el);
+  return t && t.length <= 80 && t === textOf(only) && !/[:：]$/.test(t) ? t : "";
 }
 
 /**

@@ -6,6 +6,9 @@ from bridge.rules.formats import phone_parts, valid_phone
 from bridge.rules.model import Answer, Missing
 from bridge.rules.resolvers.base import Ask, Result, text_or, unknown
 
+# Where a number is a three-digit area code and a seven-digit local number.
+NANP = ("US", "CA")
+
 
 def resolve(ask: Ask) -> Result:
     b = ask.lp.profile.basics
@@ -29,7 +32,17 @@ def resolve(ask: Ask) -> Result:
         return Answer("text", parts["national"])
     if key == "phone.local":
         local = parts["national_digits"]
-        return Answer("text", local[3:] if parts["region"] in ("US", "CA") else local)
+        if parts["region"] in NANP:
+            return Answer("text", local[3:])
+        if "phone.area_code" in ask.frame_keys:
+            return Missing("the number after an area code box, whose length varies with the place")
+        return Answer("text", local)
+    if key == "phone.area_code":
+        # A North American number's area code is always its first three digits; elsewhere its
+        # length varies with the place, so it is left to the person.
+        if parts["region"] in NANP:
+            return Answer("text", parts["national_digits"][:3])
+        return Missing("area codes outside North America vary in length")
     if key == "phone.country_code":
         return Answer("phone_code", parts["country_code"], code=parts["region"])
     if key == "phone.extension":
