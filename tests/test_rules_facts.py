@@ -316,6 +316,18 @@ def test_years_in_a_field_named_before_experience() -> None:
         assert d.value == "9" and d.key.startswith("work.years"), (asked, d.key, d.reason)
 
 
+def test_years_in_a_field_in_german_and_dutch() -> None:
+    asked = {
+        "Wie viele Jahre Berufserfahrung haben Sie in der Softwareentwicklung?": "9",
+        "Hoeveel jaar ervaring heeft u in softwareontwikkeling?": "9",
+        "Wie viele Jahre Berufserfahrung haben Sie im Vertrieb?": "",  # sales: no title says so
+        "Wie viele Jahre Berufserfahrung haben Sie?": "9",  # the total
+    }
+    for question, expected in asked.items():
+        d = run(field("Vorname"), field(question), title="Bewerbung")[1]
+        assert d.value == expected and d.key.startswith("work.years"), (question, d.reason)
+
+
 def test_years_in_a_field_no_job_title_names_are_left() -> None:
     for asked in (
         "Years of experience in data science",

@@ -69,7 +69,9 @@ def _names_a_skill(ft: FieldText, lp: LoadedProfile) -> str:
 # nothing of it either ("Senior", "Engineer").
 _FIELD_NOISE = frozenset(
     "a an the of and or your our this my field fields area areas role roles position positions "
-    "industry space domain professional relevant experience".split()
+    "industry space domain professional relevant experience "
+    # the small words of German and Dutch questions ("in der Softwareentwicklung")
+    "der die das den dem des einem einer im bereich het de een".split()
 )
 _TITLE_NOISE = frozenset(
     "senior junior lead head staff principal chief associate assistant intern trainee engineer "
@@ -89,9 +91,11 @@ def _total_years(ask: Ask) -> Result:
 
 def _field_words(words: list[str]) -> list[str]:
     """The field a years question names: after its last "in" ("years of experience in backend
-    development"), else between "years of" and "experience" ("years of sales experience")."""
-    if "in" in words:
-        return words[len(words) - words[::-1].index("in") :]
+    development"; German "im"), else between "years of" and "experience" ("years of sales
+    experience")."""
+    ins = [i for i, w in enumerate(words) if w in ("in", "im")]
+    if ins:
+        return words[ins[-1] + 1 :]
     if "years" in words and "experience" in words:
         start, end = words.index("years") + 1, words.index("experience")
         return [w for w in words[start:end] if w != "of"]
@@ -124,7 +128,7 @@ def _years_in(ask: Ask) -> Result:
     words = ask.ft.question.split()
     after = _field_words(words)
     asked = {w for w in after if w not in _FIELD_NOISE}
-    if not asked and "in" not in words:
+    if not asked and not {"in", "im"} & set(words):
         return _total_years(ask)  # "years of relevant professional experience": the total
     if not asked:
         return Missing("asks years in a field it does not name")
