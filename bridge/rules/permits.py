@@ -152,12 +152,17 @@ class _Lit:
     anchors: set[int]
 
 
+def _is_asked(words: tuple[str, ...], lex: dict[str, tuple[Phrase, ...]]) -> bool:
+    """Whether a clause is part of what is asked: not an answer hint, and not a condition ("If
+    you are not a citizen, …")."""
+    return bool(words) and not _is_hint(words, lex) and not _starts_with(words, lex["condition"])
+
+
 def _without_conditions(question: str, lex: dict[str, tuple[Phrase, ...]]) -> str:
-    """The question without its condition clauses and answer hints, as `_read_in` leaves it."""
+    """The question without its condition clauses and answer hints."""
     asked = question
     for piece in _PIECE.finditer(question):
-        cw = tuple(fold(piece.group()).split())
-        if not cw or _is_hint(cw, lex) or _starts_with(cw, lex["condition"]):
+        if not _is_asked(tuple(fold(piece.group()).split()), lex):
             asked = asked.replace(piece.group(), " ", 1)
     return asked
 
@@ -165,14 +170,11 @@ def _without_conditions(question: str, lex: dict[str, tuple[Phrase, ...]]) -> st
 def _read_in(question: str, lang: str) -> Reading:
     lex = _lexicon()[lang]
     words: list[str] = []
-    asked = question
     for piece in _PIECE.finditer(question):
         cw = tuple(fold(piece.group()).split())
-        if not cw or _is_hint(cw, lex) or _starts_with(cw, lex["condition"]):
-            # "If you are not a citizen, …": a condition, not what is asked.
-            asked = asked.replace(piece.group(), " ", 1)
-            continue
-        words.extend((*cw, "|"))
+        if _is_asked(cw, lex):
+            words.extend((*cw, "|"))
+    asked = _without_conditions(question, lex)
     hay = tuple(words)
     # Concept words from every language (loanwords, mixed pages); the small words of this one.
     found = _matches(hay, _merged(), (*_FACT_KINDS, "need"))

@@ -411,9 +411,18 @@ function groupNameOf(el) {
 function ownHeadingLabel(box, el) {
   if (box.matches("form") || box.querySelectorAll("input[type=file]").length !== 1) return "";
   if (box.querySelector("input:not([type=file]):not([type=hidden]):not([type=checkbox]):not([type=radio]), select")) return "";
-  const label = [...box.querySelectorAll("label")].find((l) => !l.control && !l.contains(el)
-    && (l.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING));
+  const label = headingLabelBefore(box, el);
   return label ? cap(norm(label.textContent ?? "").replace(/\s*\*$/, ""), 150) : "";
+}
+
+/**
+ * The first label in `box` that labels no control, says something, and comes before `el`: the
+ * heading of the question or field `el` belongs to.
+ * @param {Element} box @param {Element} el @returns {HTMLLabelElement|null}
+ */
+function headingLabelBefore(box, el) {
+  return [...box.querySelectorAll("label")].find((l) => !l.control && norm(l.textContent)
+    && (l.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) ?? null;
 }
 
 /**
@@ -696,9 +705,7 @@ function questionBox(box, selector) {
     if (count && boxes.length > count) return null;
     count = boxes.length;
     const first = boxes[0];
-    const question = cur.hasAttribute("aria-labelledby")
-      || [...cur.querySelectorAll("label")].some((l) => !l.control && norm(l.textContent)
-        && (l.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING));
+    const question = cur.hasAttribute("aria-labelledby") || headingLabelBefore(cur, first) !== null;
     if (!question) continue;
     return readDifferently(boxes) ? cur : null;
   }

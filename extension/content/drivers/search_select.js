@@ -96,6 +96,25 @@ async function scrollTo(holder, /** @type {number} */ top, /** @type {() => stri
   await waitFor(() => sig() !== before, 120, 10);
 }
 
+/** What the list shows now, to tell when a scroll has rendered other rows. @param {Element} drop @param {Kind} kind */
+const shownRows = (drop, kind) => rowsNow(drop, kind).map((r) => r.text).join("|");
+
+/**
+ * Scrolls a virtual list from its top one view at a time, calling `visit` once each view is
+ * rendered, until `visit` says it is done or the list ends.
+ * @param {Element} holder @param {Element} drop @param {Kind} kind @param {() => boolean} visit
+ */
+async function throughList(holder, drop, kind, visit) {
+  const sig = () => shownRows(drop, kind);
+  const step = Math.max(holder.clientHeight - 8, 16);
+  await scrollTo(holder, 0, sig);
+  for (let n = 0; n < MAX_SCROLLS; n += 1) {
+    if (visit()) return;
+    if (n === MAX_SCROLLS - 1 || holder.scrollTop + holder.clientHeight >= holder.scrollHeight - 1) return;
+    await scrollTo(holder, holder.scrollTop + step, sig);
+  }
+}
+
 /**
  * Every row's text, scrolling a virtual list from its top to its end; the holder's scroll is
  * put back.
@@ -107,16 +126,11 @@ async function allRows(drop, kind) {
   const holder = drop.querySelector(kind.holder);
   if (!holder || holder.scrollHeight <= holder.clientHeight + 1) return [...seen];
   const start = holder.scrollTop;
-  const sig = () => rowsNow(drop, kind).map((r) => r.text).join("|");
-  const step = Math.max(holder.clientHeight - 8, 16);
-  let top = 0;
-  for (let n = 0; n < MAX_SCROLLS; n += 1) {
-    await scrollTo(holder, top, sig);
+  await throughList(holder, drop, kind, () => {
     for (const row of rowsNow(drop, kind)) seen.add(row.text);
-    if (holder.scrollTop + holder.clientHeight >= holder.scrollHeight - 1) break;
-    top = holder.scrollTop + step;
-  }
-  await scrollTo(holder, start, sig);
+    return false;
+  });
+  await scrollTo(holder, start, () => shownRows(drop, kind));
   return [...seen];
 }
 
@@ -129,13 +143,7 @@ async function findRow(drop, kind, text) {
   let hit = now();
   const holder = drop.querySelector(kind.holder);
   if (hit || !holder) return hit;
-  const sig = () => rowsNow(drop, kind).map((r) => r.text).join("|");
-  const step = Math.max(holder.clientHeight - 8, 16);
-  await scrollTo(holder, 0, sig);
-  for (let n = 0; !(hit = now()) && n < MAX_SCROLLS; n += 1) {
-    if (holder.scrollTop + holder.clientHeight >= holder.scrollHeight - 1) break;
-    await scrollTo(holder, holder.scrollTop + step, sig);
-  }
+  await throughList(holder, drop, kind, () => Boolean(hit = now()));
   if (hit) hit.el.scrollIntoView?.({ block: "nearest" });
   return hit;
 }
