@@ -601,10 +601,11 @@ def test_search_selects(open_page: Any) -> None:
     assert statuses(long) == ["applied", "refused"], long["results"]
     assert long["read"]["long"] == "City 33"
     assert page.evaluate(OPEN_DROPDOWNS) == 0  # a list left open covers the fields below
-    # The transparent input is seen through its box.
+    # The transparent input is seen through its box, and a mark rings the box.
     assert page.evaluate("""() => { const el = document.querySelector('#long');
-      return window.__drivers.findDriver(el).visibleParts(el).map((p) => p.className); }""") == [
-        "ant-select-selector"]
+      const d = window.__drivers.findDriver(el);
+      return [...d.visibleParts(el), d.outline(el)].map((p) => p.className); }""") == [
+        "ant-select-selector", "ant-select-selector"]
 
     chosen = run(page, "#chosen", [])
     assert chosen["described"]["value"] == "Berlin"

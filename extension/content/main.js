@@ -151,7 +151,7 @@ async function apply(decisions, more) {
     // Outline what the person sees: a group's choices with their labels, a widget's visible box.
     const targets = entry.kind === "group"
       ? entry.members.flatMap((m) => [m, ...(/** @type {any} */ (m).labels ?? [])])
-      : [visualTarget(entry.el)];
+      : [entry.driver?.outline?.(entry.el) ?? visualTarget(entry.el)];
     const id = String(decision.field_id);
     items.push({ id, item: { targets, tracked: entry.el, kind, tip, field_id: id, keep: decision.status === "keep" } });
   }

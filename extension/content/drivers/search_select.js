@@ -188,6 +188,8 @@ const searchSelect = {
     const p = partsOf(el);
     return p ? [p.box] : [];
   },
+  // The box shows the value; the search input inside it is inset and often transparent.
+  outline: (el) => partsOf(el)?.box ?? el,
   async describe(el) {
     const p = /** @type {NonNullable<ReturnType<typeof partsOf>>} */ (partsOf(el));
     const value = chosen(p);

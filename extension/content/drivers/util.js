@@ -12,13 +12,14 @@
  * A widget driver. `read` is what the person sees now, synchronously and without opening
  * anything (edit tracking compares it before and after); `describe` may open a menu briefly;
  * `visibleParts` (optional) names what a person sees of a control the page hides or shrinks;
+ * `outline` (optional) is the one element a mark rings, where the control is not what shows;
  * `clear` (optional) takes the widget's choice away as a person would, for undo.
  * @typedef {{name: string, matches: (el: Element) => boolean,
  *   read: (el: Element) => string,
  *   describe: (el: Element) => Promise<Record<string, unknown>>,
  *   apply: (el: Element, decision: Decision) => Promise<ApplyOutcome>,
  *   clear?: (el: Element) => Promise<ApplyOutcome>,
- *   visibleParts?: (el: Element) => Element[]}} Driver
+ *   visibleParts?: (el: Element) => Element[], outline?: (el: Element) => Element}} Driver
  */
 
 /** @param {number} ms */
