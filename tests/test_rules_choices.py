@@ -82,3 +82,26 @@ def test_self_identification_and_everyday_questions_in_other_languages() -> None
     ]
     for label, options, expected in cases:
         assert one(field(label, "select", options=options)).value == expected, label
+
+
+def test_a_technology_checklist_picks_the_persons_skills_in_every_language() -> None:
+    # The question need not say "skills": "which of these have you used" over a list of tools.
+    from tests.test_rules_support import profile
+
+    skilled = profile(skills=[{"name": "Backend", "keywords": ["Python", "PostgreSQL", "Kafka"]}])
+    opts = on("Python", "Ruby", "PostgreSQL", "MongoDB", "Kafka")
+    for label in (
+        "Which of these have you used in production?",
+        "Which of the following have you worked with?",
+        "Welche dieser Technologien haben Sie bereits eingesetzt?",
+        "Avez-vous déjà utilisé l'une de ces technologies ?",
+        "¿Con cuáles de estas tecnologías has trabajado?",
+        "Quais destas tecnologias você já utilizou?",
+        "Met welke van deze technologieën heb je gewerkt?",
+    ):
+        d = one(field(label, "checkbox_group", options=opts), lp=skilled)
+        assert d.values == ["Python", "PostgreSQL", "Kafka"], (label, d.key, d.reason)
+    # A checklist of anything else the person's skills do not name is left.
+    d = one(field("Which of these have you used?", "checkbox_group", options=on("Slack", "Jira")),
+            lp=skilled)
+    assert d.values == [], d.reason

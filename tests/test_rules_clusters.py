@@ -100,3 +100,29 @@ def test_a_short_application_is_told_from_the_newsletter_beside_it() -> None:
         (d.label, d.reason) for d in ds
     ]
     assert "newsletter" in ds[3].reason
+
+
+def test_a_form_that_names_its_purpose_only_on_its_button_or_by_its_place_is_left() -> None:
+    # The snapshot gives a form's submit text and its place in the footer in the form's hint:
+    # a "Sign up" form, or any small form in the footer, beside the application is no part of it.
+    own = "wpforms-form-418 wpforms-form Submit Application"
+    application = [
+        in_form(field("First"), "wpforms-form-418", own),
+        in_form(field("Email", "email", type="email"), "wpforms-form-418", own),
+        in_form(field("Resume / CV", "file"), "wpforms-form-418", own),
+    ]
+    for hint in ("mc4wp-form-1 mc4wp-form Sign up", "signup-box Abonnieren",
+                 "mc4wp-form-1 mc4wp-form Go footer"):
+        ds = run(
+            *application,
+            in_form(field("First name"), "side", hint),
+            in_form(field("Email address:", "email", type="email"), "side", hint),
+            url=APPLY,
+        )
+        assert [d.value for d in ds[:2]] == ["Ada", "ada.lovelace@example.com"], hint
+        assert [d.value for d in ds[3:]] == ["", ""], (hint, [(d.label, d.reason) for d in ds])
+    # A form in the footer that asks what only an application asks is still the application.
+    asks = (field("First"), field("Resume", "file"))
+    footer_form = [in_form(f, "apply", "apply footer") for f in asks]
+    ds = run(*footer_form, in_form(field("Search"), "s", "search"), url=APPLY)
+    assert ds[0].value == "Ada", ds[0].reason

@@ -783,8 +783,9 @@ def test_file_uploads(open_page: Any) -> None:
     assert ashby["driver"] == "file"
     assert statuses(ashby) == ["refused", "applied"]  # the accept list rules out the PNG
     # Behind an Attach button (input later swapped for a chip), a Workday drop zone whose input
-    # resets itself, and an input inside a shadow root.
-    for pick in ["#gh-attach", "#wd-select", "#sr-drop"]:
+    # resets itself, an input inside a shadow root, and a Dropzone whose input is elsewhere
+    # (found by clicking the zone with the chooser's own click caught, so no chooser opens).
+    for pick in ["#gh-attach", "#wd-select", "#sr-drop", "#dz-zone"]:
         out = run(page, pick, [pdf])
         assert out["driver"] == "file", pick
         assert statuses(out) == ["applied"], (pick, out["results"])
@@ -811,7 +812,7 @@ def test_file_uploads(open_page: Any) -> None:
     assert page.url == url and not page.is_visible("#away-cv")
     received = page.evaluate("__fixture.read()")
     size = len(b"%PDF-1.4 resume")
-    for key in ["ashby", "greenhouse", "workday", "smartrecruiters", "choice"]:
+    for key in ["ashby", "greenhouse", "workday", "smartrecruiters", "choice", "dropzone"]:
         assert received[key] == {"name": "ada.pdf", "size": size, "type": "application/pdf"}, key
     assert page.evaluate("window.__fixtureSubmits") == 0
 
@@ -1324,3 +1325,17 @@ def test_a_bold_paragraph_alone_is_a_section_heading(open_page: Any) -> None:
     assert sections["company"] == "Employment History"
     # A bold lead-in before plain text, or one ending in a colon, introduces text: no heading.
     assert sections["title"] == sections["start"] == sections["end"] == "Employment History"
+
+
+def test_an_upload_zone_whose_input_is_elsewhere_is_one_field_by_its_label(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/files.html")
+    labels = {html_id: (label, source) for html_id, label, source in page.evaluate(SNAPSHOT_LABELS)}
+    # The zone takes the label of the read-only record box beside it; neither that box nor
+    # Dropzone's own input at the end of <body> is a field of its own.
+    assert labels["dz-zone"] == ("Portfolio", "preceding-text")
+    assert "dz-record" not in labels
+    files = page.evaluate("""async () => (await relayContent.snapshot.snapshot()).fields
+      .filter((f) => f.widget === "file").map((f) => f.locator)""")
+    assert any("dz-zone" in f for f in files), files
+    assert page.evaluate("""() => relayContent["drivers/index"].isPartOfWidget(
+      document.querySelector("body > input.dz-hidden-input"))""")

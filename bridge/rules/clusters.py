@@ -58,7 +58,7 @@ def _opens_with_search(folded: str) -> bool:
 
 
 def _purpose(rows: list[Row]) -> str:
-    """ "application", "search", "login", "newsletter", or "" for a cluster of fields."""
+    """ "application", "search", "login", "newsletter", "footer", or "" for a cluster of fields."""
     keys = {cls.key for _f, _ft, cls, _n in rows if cls}
     nevers = {n.split(":", 1)[0] for _f, _ft, _c, n in rows if n}
     if keys & APPLICATION_KEYS:
@@ -72,6 +72,8 @@ def _purpose(rows: list[Row]) -> str:
         return "login"
     if (_says(about, "newsletter") or _says(consent, "newsletter")) and len(keys) <= 3:
         return "newsletter"
+    if _says(field.form_hint, "footer") and len(keys) <= 3:
+        return "footer"
     return ""
 
 
@@ -94,6 +96,7 @@ def outside_application(rows: list[Row]) -> dict[int, str]:
         "search": "a site search",
         "login": "a log-in form",
         "newsletter": "a newsletter or talent-community sign-up",
+        "footer": "a form in the page's footer",
     }
     return {
         i: names[purpose]

@@ -5,7 +5,7 @@
 
 (() => {
 "use strict";
-const { byIdList, cap, composedParent, norm, textOf, walkElements } = relayContent.dom;
+const { byIdList, cap, composedParent, isVisible, norm, textOf, walkElements } = relayContent.dom;
 
 /** @typedef {"label-for"|"label-wrap"|"aria-labelledby"|"aria-label"|"legend"|"table"|"preceding-text"|"placeholder"|"title"|"none"} LabelSource */
 /** @typedef {{text: string, source: LabelSource, star: boolean}} Label */
@@ -361,7 +361,9 @@ function precedingText(el, opts = {}) {
       if (/^(SCRIPT|STYLE|TEMPLATE|NOSCRIPT)$/.test(sib.tagName)) continue;
       if (sib instanceof HTMLLabelElement && sib.control) {
         if (own.includes(sib.control)) continue; // an option's own label ("Yes" before its radio)
-        return NONE;
+        // A label of a box the person can neither see nor type in (where an upload widget
+        // records what it took) heads the widget beside it.
+        if (!isRecordBox(sib.control)) return NONE;
       }
       if (hasControl(sib)) return NONE;
       const t = textOf(sib);
@@ -372,6 +374,15 @@ function precedingText(el, opts = {}) {
     node = parent;
   }
   return NONE;
+}
+
+/** A read-only box hidden from the person, where a widget records its value. @param {Element} el */
+function isRecordBox(el) {
+  if (!(el instanceof HTMLInputElement) || !el.readOnly) return false;
+  // "Visually hidden" boxes keep a few pixels but are clipped to nothing.
+  const style = getComputedStyle(el);
+  return !isVisible(el) || /^rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)$/.test(style.clip)
+    || style.clipPath === "inset(50%)";
 }
 
 /**

@@ -511,8 +511,21 @@ function formOf(el) {
   }
   const hint = [host.getAttribute("role"), host.getAttribute("action"), host.id,
     host.getAttribute("name"), host.getAttribute("aria-label"),
-    typeof host.className === "string" ? host.className : ""].filter(Boolean).join(" ");
+    typeof host.className === "string" ? host.className : "", ...submitWords(host),
+    host.closest("footer, [role=contentinfo]") ? "footer" : ""].filter(Boolean).join(" ");
   return { form: cap(key, 100), form_hint: cap(norm(hint), 200) };
+}
+
+/**
+ * What a form's own submit controls say ("Sign up", "Subscribe", "Submit application"): a form
+ * that names its purpose nowhere else names it there. Read only; nothing is pressed.
+ * @param {Element} host @returns {string[]}
+ */
+function submitWords(host) {
+  return [...host.querySelectorAll("button, input[type=submit]")]
+    .filter((b) => /** @type {HTMLButtonElement|HTMLInputElement} */ (b).type === "submit")
+    .slice(0, 2)
+    .map((b) => cap(norm(b instanceof HTMLInputElement ? b.value : textOf(b)), 40));
 }
 
 /** A control Relay operates itself (text-like, select, single checkbox, ARIA widgets). */

@@ -28,6 +28,48 @@ function fileInputsIn(node) {
   return found;
 }
 
+// Dropzone marks each element that opens its file chooser with this class, and keeps the
+// chooser's input at the end of <body>, away from the zone.
+const DETACHED_ZONE = ".dz-clickable";
+
+/** An upload zone whose file input lives elsewhere in the page. @param {Element} el */
+function isDetachedZone(el) {
+  return el.matches(DETACHED_ZONE) && fileInputsIn(el).length === 0;
+}
+
+/**
+ * The file input a detached zone opens, found as a person's click would find it: the zone is
+ * clicked while a listener catches the file input's own click and cancels it, so no chooser
+ * opens. The listener is always removed.
+ * @param {HTMLElement} zone @returns {HTMLInputElement|null}
+ */
+function inputOpenedBy(zone) {
+  /** @type {HTMLInputElement|null} */
+  let found = null;
+  /** @param {Event} event */
+  const intercept = (event) => {
+    const target = event.target;
+    if (!(target instanceof HTMLInputElement) || target.type !== "file") return;
+    found = target;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  };
+  const win = zone.ownerDocument.defaultView ?? window;
+  win.addEventListener("click", intercept, true);
+  try {
+    zone.click();
+  } finally {
+    win.removeEventListener("click", intercept, true);
+  }
+  return found;
+}
+
+/** The file names a zone lists (Dropzone's previews). @param {Element} zone */
+function listedIn(zone) {
+  const names = [...zone.querySelectorAll(LISTED)].map(textOf).filter((t) => /\S\.[a-z0-9]{2,5}$/i.test(t));
+  return [...new Set(names)].join(", ");
+}
+
 /** The file input a person reaches through `el`. @param {Element} el */
 function inputOf(el) {
   if (el instanceof HTMLInputElement) return el.type === "file" ? el : null;
@@ -147,8 +189,7 @@ function shown(input) {
   const names = input.isConnected && input.files ? [...input.files].map((f) => f.name) : [];
   if (names.length) return names.join(", ");
   const group = input.isConnected ? input.closest(GROUP) : null;
-  const listed = group ? [...group.querySelectorAll(LISTED)].map(textOf).filter((t) => /\S\.[a-z0-9]{2,5}$/i.test(t)) : [];
-  return [...new Set(listed)].join(", ");
+  return group ? listedIn(group) : "";
 }
 
 /** How long a page may take to show that it took a file before the input's word is taken. */
@@ -177,10 +218,12 @@ function pageReaction(node, cap) {
 const fileUpload = {
   name: "file",
   read(el) {
+    if (isDetachedZone(el)) return listedIn(el);
     const input = inputOf(el);
     return input ? shown(input) : "";
   },
   visibleParts(el) {
+    if (isDetachedZone(el)) return [el];
     // Pages hide the file input and show what opens it: a label, a styled button, the drop zone
     // around it, or the button of an attachment menu it sits in.
     const input = inputOf(el);
@@ -195,18 +238,21 @@ const fileUpload = {
   },
   matches(el) {
     if (el instanceof HTMLInputElement) return el.type === "file";
+    if (isDetachedZone(el)) return true;
     if (el.shadowRoot) return fileInputsIn(el.shadowRoot).length === 1;
     return el.matches(GROUP) ? fileInputsIn(el).length === 1
       : el.matches("button, [role=button]") && inputOf(el) !== null;
   },
   async describe(el) {
     const input = inputOf(el);
-    return { widget: "file", options: [], value: input ? shown(input) : "",
-      multiple: Boolean(input?.multiple) };
+    return { widget: "file", options: [], value: fileUpload.read(el), multiple: Boolean(input?.multiple) };
   },
   async apply(el, decision, hooks = {}) {
-    const input = inputOf(el);
-    if (!input || !input.isConnected) return outcome("not_found", "no file input here");
+    const zone = isDetachedZone(el) ? /** @type {HTMLElement} */ (el) : null;
+    const input = zone ? inputOpenedBy(zone) : inputOf(el);
+    if (!input || !input.isConnected) {
+      return outcome("not_found", zone ? "the upload area opened no file chooser" : "no file input here");
+    }
     if (input.disabled) return outcome("refused", "file input is disabled", shown(input));
     const ref = decision.file;
     if (!ref || !ref.name) return outcome("skipped", "no file to attach", shown(input));
@@ -226,7 +272,8 @@ const fileUpload = {
       press(revealer);
       await waitFor(() => isVisible(input) || isVisible(input.parentElement ?? input), 600);
     }
-    const group = groupOf(input);
+    // A detached zone shows what it took itself (its input is replaced once it has read it).
+    const group = zone ?? groupOf(input);
     const textBefore = group ? textOf(group) : "";
     // Pages react a moment later (Greenhouse swaps the input for a chip once uploaded, Workday
     // resets it and lists the file): judge after the page's first reaction, or a short while
@@ -247,7 +294,7 @@ const fileUpload = {
       if (now.includes(file.name) && !textBefore.includes(file.name)) return "the page lists it";
       return null;
     }, 2000, 50);
-    const after = shown(input) || (took === "the page lists it" ? file.name : "");
+    const after = (zone ? listedIn(zone) : shown(input)) || (took === "the page lists it" ? file.name : "");
     if (!took) return outcome("refused", "the page dropped the file", after);
     return outcome("applied", `attached ${norm(file.name)} (${file.size} bytes); ${took}`, after || file.name);
   },

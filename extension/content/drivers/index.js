@@ -64,6 +64,8 @@ const CANDIDATE_SELECTOR = [
     + ":not(:has(input[type=checkbox][name$='[]'], input:not([type=checkbox]):not([type=hidden]), select, textarea))",
   // Fabric's toggle says aria-haspopup=true; a site's header menu buttons stay out.
   ".fab-SelectToggle",
+  // Dropzone's upload area, whose file input sits at the end of <body>.
+  ".dz-clickable",
 ].join(", ");
 
 /**
@@ -87,6 +89,10 @@ function isPartOfWidget(el) {
       if (isMirrorInput(el)) return true;
       if (el.previousElementSibling?.matches("button[aria-haspopup=listbox]")) return true;
       if (el.matches("input.MuiSelect-nativeInput")) return true;
+      // Dropzone's own file input (operated through its zone), and the read-only box beside a
+      // zone where the page records what the zone took (WPForms).
+      if (el.matches("input.dz-hidden-input")) return true;
+      if (el.readOnly && el.parentElement?.querySelector(":scope > .dz-clickable")) return true;
       if (el.closest("[data-automation-id=dateInputWrapper]")) return true;
       if (el.type === "checkbox" && radioGroup.matches(el)) return true;
       if (isKeptFromPerson(el)

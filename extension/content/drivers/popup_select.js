@@ -8,8 +8,8 @@ const {
   closePopup, emptyChoice, isPlaceholder, listedOptions, NO_EMPTY_CHOICE, openPopup, popupOptions,
 } = relayContent["drivers/popup_list"];
 const {
-  fold, isKeptFromPerson, isLocked, isPlaceholderOption, isPromptText, isVisible, keepFocus, matchOption, norm, outcome, press, settle, textOf,
-  waitFor, wantedOf,
+  fold, isKeptFromPerson, isLocked, isPlaceholderOption, isPromptText, isVisible, keepFocus, matchOption, norm, outcome, press,
+  sameText, settle, textOf, waitFor, wantedOf,
 } = relayContent["drivers/util"];
 
 const TRIGGER = ".fab-SelectToggle, [role=combobox][aria-haspopup=listbox]:not(input), button[role=combobox], "
@@ -59,7 +59,7 @@ function shown(trigger, options) {
   for (const junk of clone.querySelectorAll("[class*=toggleButton], [class*=Icon], svg")) junk.remove();
   const text = textOf(clone).replace(/[\u200b▼▾⌄]/g, "").trim();
   if (isPlaceholder(text)) return "";
-  if (options?.some((o) => fold(o.text) === fold(text))) return text;
+  if (options?.some((o) => sameText(o.text, text))) return text;
   if (isPromptText(text)) return "";
   if (options?.length && modelInput(trigger)?.value === "") return "";
   return text;
@@ -71,9 +71,9 @@ function shown(trigger, options) {
  * @param {{value: string, text: string, selected: boolean}[]} options @param {string} value
  */
 function markChosen(options, value) {
-  const byText = options.some((o) => fold(o.text) === fold(value));
+  const byText = options.some((o) => sameText(o.text, value));
   return options.map(({ value: v, text, selected }) => ({ value: v, text,
-    selected: value !== "" && (byText ? fold(text) === fold(value) : selected) }));
+    selected: value !== "" && (byText ? sameText(text, value) : selected) }));
 }
 
 /**
@@ -169,7 +169,7 @@ const popupSelect = {
       const hit = matchOption(popupOptions(popup), wanted);
       if (!hit) return outcome("refused", `no option matches "${wanted}"`, shown(trigger));
       press(hit.el);
-      const ok = await waitFor(() => fold(shown(trigger)) === fold(hit.text), 800);
+      const ok = await waitFor(() => sameText(shown(trigger), hit.text), 800);
       await settle();
       if (!ok) return outcome("refused", `"${hit.text}" did not commit`, shown(trigger));
       return outcome("applied", `chose "${hit.text}"`, shown(trigger));

@@ -111,6 +111,15 @@ function fold(s) {
     .toLowerCase();
 }
 
+/**
+ * The same words, whatever the spacing: a button's text ("United States +1") and its option's
+ * run-together spans ("United States+1") name one choice.
+ * @param {string} a @param {string} b
+ */
+function sameText(a, b) {
+  return fold(a).replace(/\s+/g, "") === fold(b).replace(/\s+/g, "");
+}
+
 /** @param {ApplyOutcome["status"]} status @param {string} detail @param {string} [valueAfter] */
 function outcome(status, detail, valueAfter = "") {
   return { status, detail, value_after: valueAfter };
@@ -436,7 +445,7 @@ function choiceLabel(input) {
 }
 
 relayContent["drivers/util"] = {
-  sleep, nextTask, settle, waitFor, isPromptText, isPlaceholderOption, norm, fold, outcome,
+  sleep, nextTask, settle, waitFor, isPromptText, isPlaceholderOption, norm, fold, sameText, outcome,
   isVisible, rootOf, byId, isSubmitControl, press, isUntypedFormButton, clickCancelled, keyPress,
   setNativeValue, fire, wantedOf, matchOption, matchSuggestion, namesPlace, placeOf, escapeRe,
   textOf, keepFocus, isLocked, choiceLabel, isMirrorInput, isKeptFromPerson,
