@@ -810,6 +810,8 @@ def test_file_uploads(open_page: Any) -> None:
     url = page.url
     run(page, "#away-cv", [pdf])
     assert page.url == url and not page.is_visible("#away-cv")
+    # A submit button dressed as an upload zone is never clicked to find what it opens.
+    assert statuses(run(page, "#dz-submit", [pdf])) == ["not_found"]
     received = page.evaluate("__fixture.read()")
     size = len(b"%PDF-1.4 resume")
     for key in ["ashby", "greenhouse", "workday", "smartrecruiters", "choice", "dropzone"]:

@@ -40,7 +40,8 @@ function isDetachedZone(el) {
 /**
  * The file input a detached zone opens, found as a person's click would find it: the zone is
  * clicked while a listener catches the file input's own click and cancels it, so no chooser
- * opens. The listener is always removed.
+ * opens. The listener is always removed. The page opens the input from within its own click
+ * handler, so the catch is synchronous.
  * @param {HTMLElement} zone @returns {HTMLInputElement|null}
  */
 function inputOpenedBy(zone) {
@@ -57,7 +58,7 @@ function inputOpenedBy(zone) {
   const win = zone.ownerDocument.defaultView ?? window;
   win.addEventListener("click", intercept, true);
   try {
-    zone.click();
+    press(zone, ["click"]); // never a click on a control that would submit its form
   } finally {
     win.removeEventListener("click", intercept, true);
   }
