@@ -189,3 +189,31 @@ def test_a_recipients_or_childs_details_are_left(label: str, widget: str) -> Non
 def test_a_shipping_recipient_is_the_buyer() -> None:
     d = one(field("Recipient name"), url=CHECKOUT)
     assert d.value == "Ada Quinn Lovelace", d.reason
+
+
+# A field whose own label names another person (a supervisor, a recruiter, a friend) is theirs,
+# typed as an email box or not, in each language Relay reads.
+@pytest.mark.parametrize(
+    ("label", "widget"),
+    [
+        ("Supervisor email", "email"),
+        ("Recruiter email", "email"),
+        ("Friend's email", "email"),
+        ("Manager email (optional)", "email"),
+        ("E-Mail Ihres Vorgesetzten", "email"),
+        ("Correo de tu jefe", "email"),
+        ("E-mail do seu gestor", "email"),
+        ("E-mailadres van je leidinggevende", "email"),
+        ("Téléphone de votre supérieur", "tel"),
+        ("Nombre de tu reclutador", "text"),
+    ],
+)
+def test_another_persons_details_named_by_the_label_are_left(label: str, widget: str) -> None:
+    d = one(field(label, widget, type=widget))
+    assert d.status.value == "leave" and not d.value, (d.key, d.reason)
+
+
+def test_the_persons_own_email_is_still_given() -> None:
+    for label in ("Email", "Work email", "E-Mail-Adresse", "Correo electrónico", "Your email"):
+        d = one(field(label, "email", type="email"))
+        assert d.value == "ada.lovelace@example.com", (label, d.reason)

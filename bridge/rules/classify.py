@@ -193,9 +193,9 @@ def classify(
     if found is None:
         return None
     other_person, history, school = _section_kind(ft.section)
-    if found.key.startswith(PERSON_KEYS) and other_person:
-        return None  # someone else's details: not the profile's to give
     label = ft.texts.get("label", ())
+    if found.key.startswith(PERSON_KEYS) and (other_person or _names_someone_else(label)):
+        return None  # someone else's details: not the profile's to give
     if found.key == "start_date" and history and not _asks_availability(label):
         # A start date inside an employment or education block is that block's, not availability.
         return Classified(
@@ -302,10 +302,23 @@ def _typed_email(field: FormField, ft: FieldText) -> Classified | None:
         return None
     if not (ft.texts["label"] or ft.texts["aria"] or ft.texts["placeholder"]):
         return None
-    words = " ".join(w for texts in ft.texts.values() for w in texts)
-    if any(contains_words(tuple(words.split()), w) for w in OTHER_PERSON):
+    words = tuple(" ".join(w for texts in ft.texts.values() for w in texts).split())
+    if any(contains_words(words, w) for w in OTHER_PERSON) or _names_someone_else(words):
         return None
     return Classified("basics.email", 0.75, "type:email")
+
+
+@cache
+def _someone_else() -> tuple[tuple[str, ...], ...]:
+    """Words that make a detail another person's (rules/options/wordings.toml)."""
+    words = load_toml("options/wordings.toml")["someone_else"]["words"]
+    return tuple(tuple(fold(w).split()) for w in words if fold(w))
+
+
+@text_cache()
+def _names_someone_else(words: tuple[str, ...]) -> bool:
+    """Whether a field's own words name another person ("E-Mail Ihres Vorgesetzten")."""
+    return any(contains_words(words, w) for w in _someone_else())
 
 
 def _permit_question(field: FormField, ft: FieldText, page: Page) -> Classified | None:
