@@ -385,3 +385,31 @@ def test_the_language_to_be_written_to_in_is_the_native_one_for_review() -> None
     lp = profile(languages=[{"language": "English", "fluency": "Professional"}])
     d = one(field("Preferred language", "select", options=["", "English", "French"]), lp=lp)
     assert d.value == "", d.reason
+
+
+def test_a_us_county_is_not_the_state() -> None:
+    d = one(field("County"))
+    assert d.status.value == "leave" and not d.value, d.reason
+    # A box that takes county or state takes the state.
+    assert one(field("County/State/Province")).value == "California"
+
+
+def test_do_you_speak_a_language_is_answered_from_the_profiles_languages() -> None:
+    yes_no = ["Yes", "No"]
+    for label in ("Do you speak Spanish?", "Sprechen Sie Englisch?", "¿Hablas inglés?",
+                  "Você fala espanhol?", "Spreek je Engels?", "Parlez-vous anglais couramment ?"):
+        d = one(field(label, "radio_group", options=yes_no))
+        assert d.values == ["Yes"], (label, d.key, d.reason)
+    # Not listed, or listed below the level asked ("fluent" over professional working): left.
+    for label in ("Do you speak French?", "Are you fluent in Spanish?"):
+        d = one(field(label, "radio_group", options=yes_no))
+        assert d.values == [] and d.status.value == "leave", (label, d.reason)
+
+
+def test_holding_a_degree_is_answered_from_the_highest_education() -> None:
+    yes_no = ["Yes", "No"]
+    for label in ("Do you have a bachelor's degree?", "¿Tienes un título universitario?"):
+        assert one(field(label, "radio_group", options=yes_no)).values == ["Yes"], label
+    # A higher degree than the profile's highest is left, not answered No.
+    d = one(field("Do you hold a Master's degree?", "radio_group", options=yes_no))
+    assert d.values == [] and d.status.value == "leave", d.reason

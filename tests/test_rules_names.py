@@ -70,3 +70,10 @@ def test_pronouns_are_found_as_the_pages_language_writes_them() -> None:
     ds = run(field("Pronombres", "select", options=opts), field("Nombre"), field("Apellidos"),
              title="Solicitud: Ingeniera de backend")
     assert ds[0].value == "ella", ds[0].reason
+
+
+def test_a_middle_initial_box_gets_the_initial() -> None:
+    assert one(field("Middle initial")).value == "Q"
+    assert one(field("MI", name="mi")).value == "Q"
+    assert one(field("Middle name", max_length=1)).value == "Q"
+    assert one(field("Middle name")).value == "Quinn"

@@ -70,7 +70,13 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "skills",
         skills.resolve,
-        keys=("skills.pick", "language.level", "language.preferred", "languages.pick"),
+        keys=(
+            "skills.pick",
+            "language.level",
+            "language.speaks",
+            "language.preferred",
+            "languages.pick",
+        ),
     ),
     Family("authorization", authorization.resolve, keys=("auth.work", "sponsorship")),
     Family("dates", dates.resolve, keys=("start_date", "notice")),

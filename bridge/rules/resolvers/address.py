@@ -81,6 +81,8 @@ def resolve(ask: Ask) -> Result:
     if key == "address.region":
         if not loc.region:
             return Missing("no region")
+        if (loc.countryCode or "").upper() == "US" and _asks_county_alone(ask.ft.texts["label"]):
+            return Missing("a United States county is not the state; the profile has none")
         code = region_code(loc.countryCode or "", loc.region) or ""
         alts = (region_name(code), code.split("-")[-1]) if code else ()
         return Answer("region", loc.region, code=code, alternatives=alts)
@@ -98,6 +100,12 @@ def resolve(ask: Ask) -> Result:
             place=_place(loc.city or "", loc.region or "", loc.countryCode or "", ask.page.lang),
         )
     return unknown(ask)
+
+
+def _asks_county_alone(label: tuple[str, ...]) -> bool:
+    """ "County", not "County/State/Province": where a county is part of a state, not one."""
+    words = set(" ".join(label).split())
+    return "county" in words and not words & {"state", "province", "region"}
 
 
 def _place(city: str, region: str, country: str, lang: str) -> tuple[tuple[str, ...], ...]:

@@ -103,7 +103,10 @@ def resolve(ask: Ask) -> Result:
             )
         return Answer("text", first)
     if key == "name.middle":
-        return text_or(" ".join(name.given[1:]), "no middle name")
+        middle = " ".join(name.given[1:])
+        if middle and _asks_initial(ask):
+            return Answer("text", "".join(part[0] for part in name.given[1:]).upper())
+        return text_or(middle, "no middle name")
     if key == "name.suffix":
         return text_or(name.suffix, "the profile's name has no suffix")
     last = name.last
@@ -140,3 +143,16 @@ def _salutation(ask: Ask) -> Result:
         if eeo.category("salutation", option.text) == wanted:
             return Answer("text", option.text, review=True, note="salutation read from your gender")
     return Missing("the profile has no salutation that this list offers")
+
+
+# "Middle initial", "MI", and its words in the other languages Relay reads (folded).
+_INITIAL_WORDS = frozenset(
+    {"initial", "initials", "mi", "inicial", "initiale", "initiaal", "voorletter"}
+)
+
+
+def _asks_initial(ask: Ask) -> bool:
+    """A middle-name box that asks the initial: by its words, or by room for one letter."""
+    words = set(" ".join(ask.ft.texts["label"] + ask.ft.texts.get("name", ())).split())
+    room = ask.field.max_length
+    return bool(words & _INITIAL_WORDS) or (room is not None and room <= 2)

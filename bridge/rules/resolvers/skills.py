@@ -9,6 +9,7 @@ from babel import Locale
 
 from bridge.rules.languages import fluency_of, language_in, level_rank
 from bridge.rules.model import Answer, Missing
+from bridge.rules.options import yes_no_options
 from bridge.rules.resolvers.base import Ask, Result, unknown
 from bridge.rules.text import fold
 
@@ -42,6 +43,11 @@ def resolve(ask: Ask) -> Result:
             s.name for s in p.skills if s.name
         ]
         return Answer("multi", alternatives=tuple(words)) if words else Missing("no skills")
+    if ask.key == "language.speaks" or (
+        ask.key == "language.level" and yes_no_options(ask.field.options) is not None
+    ):
+        # "Spreek je Engels?" over Yes / No asks whether, not how well.
+        return _speaks(ask)
     if ask.key == "language.level":
         code = language_in(ask.ft.raw_question)
         if code is None:
@@ -72,3 +78,18 @@ def resolve(ask: Ask) -> Result:
             else Missing("no languages")
         )
     return unknown(ask)
+
+
+def _speaks(ask: Ask) -> Result:
+    """ "Do you speak Spanish?": yes when the profile lists the language at the level the
+    question asks for, if it asks one ("fluent"); a lower level, or no entry, is left."""
+    code = language_in(ask.ft.raw_question)
+    if code is None:
+        return Missing("the question does not name one language")
+    fluency = fluency_of(code, ask.lp.profile.languages)
+    if fluency is None:
+        return Missing(f"the profile does not list language {code}")
+    asked = level_rank(ask.ft.raw_question)
+    if asked and level_rank(fluency) < asked:
+        return Missing(f"the question asks a higher level of {code} than the profile's {fluency}")
+    return Answer("bool", flag=True, note=f"{code}: {fluency}")
