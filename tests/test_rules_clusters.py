@@ -100,3 +100,31 @@ def test_a_short_application_is_told_from_the_newsletter_beside_it() -> None:
         (d.label, d.reason) for d in ds
     ]
     assert "newsletter" in ds[3].reason
+
+
+def test_a_log_in_form_beside_an_application_in_no_form_is_left() -> None:
+    # The application's fields sit in no <form> (a single-page app); the log-in is a real form.
+    ds = run(
+        in_form(field("Username", name="username"), "loginForm", "Login loginForm form"),
+        in_form(field("Password", "password", type="password"), "loginForm", "Login loginForm form"),
+        field("First Name"),
+        field("Last Name"),
+        field("Email Address", "email", type="email"),
+        field("Upload your resume", "file"),
+        url=APPLY,
+    )
+    values = [d.value for d in ds]
+    assert values[:2] == ["", ""] and values[2:5] == ["Ada", "Lovelace", "ada.lovelace@example.com"], [
+        (d.label, d.value, d.reason) for d in ds
+    ]
+    assert "a log-in form" in ds[0].reason
+
+
+def test_fields_in_no_form_beside_a_search_form_are_still_the_application() -> None:
+    ds = run(
+        in_form(field("Keywords"), "search", "search /jobs/search"),
+        field("First Name"),
+        field("Email", "email", type="email"),
+        url=APPLY,
+    )
+    assert [d.value for d in ds][1:] == ["Ada", "ada.lovelace@example.com"]
