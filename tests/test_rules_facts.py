@@ -79,6 +79,24 @@ def test_an_entry_asked_twice_with_nothing_telling_blocks_apart_is_answered_once
     assert [d.value for d in ds] == ["Analytical Engines Inc", "Senior Backend Engineer"]
 
 
+def test_a_current_job_box_asked_again_with_no_block_is_answered_once() -> None:
+    # Two work blocks the snapshot could not tell apart: ticking the second copy too would say
+    # the older job is current as well.
+    ds = run(
+        field("Employer", name="w-0-employer", section="Work Experience"),
+        field("I currently work here", "checkbox", name="w-0-current", section="Work Experience"),
+        field("I currently work here", "checkbox", name="w-1-current", section="Work Experience"),
+    )
+    assert ds[1].action == Action.CHECK and ds[1].checked is True
+    assert ds[2].action != Action.CHECK and ds[2].value == "", (ds[2].key, ds[2].reason)
+    # Told apart by their blocks, each box answers its own job.
+    ds = run(
+        field("I currently work here", "checkbox", attrs={"block": "row:0"}),
+        field("I currently work here", "checkbox", attrs={"block": "row:1"}),
+    )
+    assert ds[0].checked is True and ds[1].checked is not True, [(d.action, d.reason) for d in ds]
+
+
 def test_work_block_dates_and_current_flag() -> None:
     ds = run(
         field(
