@@ -403,3 +403,33 @@ def test_the_language_to_be_written_to_in_is_the_native_one_for_review() -> None
     lp = profile(languages=[{"language": "English", "fluency": "Professional"}])
     d = one(field("Preferred language", "select", options=["", "English", "French"]), lp=lp)
     assert d.value == "", d.reason
+
+
+YEARS_BUCKETS = ["Less than 1 year", "1-3 years", "4-6 years", "7-10 years", "More than 10 years"]
+
+
+def test_years_in_a_similar_role_are_the_years_of_jobs_like_the_postings() -> None:
+    # The posting's title names an Engineer: both of the profile's jobs are an Engineer's.
+    title = "Apply: Senior Backend Engineer, Payments | Halcyon Freight Careers"
+    for asked in ("How many years of professional experience do you have in a similar role?",
+                  "Years of experience in a comparable position"):
+        d = run(field("First name"), field(asked, "number"), title=title)[1]
+        assert (d.key, d.value, d.status.value) == ("work.years.in", "9", "flag"), (asked, d.reason)
+    # A posting whose role none of the jobs had, and a page that names no role, are left.
+    for other in ("Apply: Regional Sales Manager | Halcyon Freight", "Halcyon Freight: apply"):
+        d = run(field("First name"),
+                field("Years of experience in a similar role", "number"), title=other)[1]
+        assert d.value == "" and d.key == "work.years.in", (other, d.reason)
+
+
+def test_years_in_a_field_asked_with_bucket_radios_take_the_bucket() -> None:
+    d = run(
+        field("First name"),
+        field("How many years of professional experience do you have in a similar role?",
+              "radio_group", options=YEARS_BUCKETS),
+        title="Apply: Senior Backend Engineer",
+    )[1]
+    assert d.value == "7-10 years", (d.key, d.reason)
+    d = one(field("How many years of experience do you have in backend software development?",
+                  "radio_group", options=YEARS_BUCKETS))
+    assert d.value == "7-10 years", (d.key, d.reason)
