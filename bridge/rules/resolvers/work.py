@@ -145,7 +145,7 @@ def _years_in(ask: Ask) -> Result:
         # "…in a similar role": the field is what the posting's role works in.
         asked = _posting_role_fields(ask.page.title)
         if not asked:
-            return Missing("asks years in a role like the posting's, whose role the page does not name")
+            return Missing("asks years in a role like the posting's; the page names no role")
     if not asked and not {"in", "im"} & set(words):
         return _total_years(ask)  # "years of relevant professional experience": the total
     if not asked:
