@@ -41,7 +41,7 @@ MIN_STEP_REACHED = {
     # name), and a yes/no question in a text box may follow a preamble sentence.
     "jobvite": 2, "smartrecruiters": 2, "taleo": 4, "workday": 7,
     "oracle-cx": 5, "smartrecruiters-ca": 2, "successfactors-de": 2, "workday-wizard": 7,
-    "phenom-fr": 5, "google-forms": 2,
+    "phenom-fr": 5, "google-forms": 2, "avature-wizard": 6,
 }
 
 
@@ -51,7 +51,7 @@ ADAPTER_OF = {
     "taleo": "oracle", "personio": "", "welcome-to-the-jungle": "",
     "jazzhr": "", "successfactors": "", "breezy": "", "dover": "", "eightfold": "", "phenom": "",
     "pinpoint": "", "rippling": "", "shadcn": "", "gravityforms": "", "google-forms": "",
-    "antd": "", "jotform": "", "wpforms": "",
+    "antd": "", "jotform": "", "wpforms": "", "avature": "",
 }
 
 

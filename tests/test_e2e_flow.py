@@ -158,6 +158,28 @@ def test_repeated_blocks_take_the_entries_most_recent_first(
     assert outcome.report.page_submits == 0 and outcome.report.blocked == []
 
 
+def test_numbered_sets_in_no_form_take_the_entries_by_row(
+    session: tuple[RelayBrowser, StaticServer],
+) -> None:
+    # Rows named "182-<row>-<field>", dates as Month / Year selects under a legend, a work
+    # question after the section and a log-in form above (pages/repeated_sets.html).
+    browser, server = session
+    page = browser.open(server.url("repeated_sets.html"))
+    try:
+        outcome = browser.fill(page)
+        assert outcome.report.ok, outcome.report.error
+        values = read_all_frames(page)
+    finally:
+        page.close()
+    assert values["jobs"] == [
+        ["Analytical Engines Inc", "Senior Backend Engineer", "March", "2021", True, "", ""],
+        ["Difference Labs", "Software Engineer", "June", "2017", False, "February", "2021"],
+    ], [(f.label, f.key, f.value, f.reason) for f in outcome.report.fields]
+    assert values["years"] == "7-10 years"
+    assert values["first"] == "Ada" and values["username"] == ""
+    assert outcome.report.page_submits == 0 and outcome.report.blocked == []
+
+
 _REVIEW = """async (url) => {
     const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
     return await globalThis.relayReview.read(tab.id);

@@ -126,3 +126,33 @@ def test_a_form_that_names_its_purpose_only_on_its_button_or_by_its_place_is_lef
     footer_form = [in_form(f, "apply", "apply footer") for f in asks]
     ds = run(*footer_form, in_form(field("Search"), "s", "search"), url=APPLY)
     assert ds[0].value == "Ada", ds[0].reason
+
+
+LOGIN = "Login loginForm form"
+
+
+def test_a_log_in_form_beside_an_application_in_no_form_is_left() -> None:
+    # The application's fields sit in no <form> (a single-page app); the log-in is a real form.
+    ds = run(
+        in_form(field("Username", name="username"), "loginForm", LOGIN),
+        in_form(field("Password", "password", type="password"), "loginForm", LOGIN),
+        field("First Name"),
+        field("Last Name"),
+        field("Email Address", "email", type="email"),
+        field("Upload your resume", "file"),
+        url=APPLY,
+    )
+    values = [d.value for d in ds]
+    assert values[:2] == ["", ""], [(d.label, d.reason) for d in ds]
+    assert values[2:5] == ["Ada", "Lovelace", "ada.lovelace@example.com"]
+    assert "a log-in form" in ds[0].reason
+
+
+def test_fields_in_no_form_beside_a_search_form_are_still_the_application() -> None:
+    ds = run(
+        in_form(field("Keywords"), "search", "search /jobs/search"),
+        field("First Name"),
+        field("Email", "email", type="email"),
+        url=APPLY,
+    )
+    assert [d.value for d in ds][1:] == ["Ada", "ada.lovelace@example.com"]

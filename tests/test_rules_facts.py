@@ -79,6 +79,24 @@ def test_an_entry_asked_twice_with_nothing_telling_blocks_apart_is_answered_once
     assert [d.value for d in ds] == ["Analytical Engines Inc", "Senior Backend Engineer"]
 
 
+def test_a_current_job_box_asked_again_with_no_block_is_answered_once() -> None:
+    # Two work blocks the snapshot could not tell apart: ticking the second copy too would say
+    # the older job is current as well.
+    ds = run(
+        field("Employer", name="w-0-employer", section="Work Experience"),
+        field("I currently work here", "checkbox", name="w-0-current", section="Work Experience"),
+        field("I currently work here", "checkbox", name="w-1-current", section="Work Experience"),
+    )
+    assert ds[1].action == Action.CHECK and ds[1].checked is True
+    assert ds[2].action != Action.CHECK and ds[2].value == "", (ds[2].key, ds[2].reason)
+    # Told apart by their blocks, each box answers its own job.
+    ds = run(
+        field("I currently work here", "checkbox", attrs={"block": "row:0"}),
+        field("I currently work here", "checkbox", attrs={"block": "row:1"}),
+    )
+    assert ds[0].checked is True and ds[1].checked is not True, [(d.action, d.reason) for d in ds]
+
+
 def test_work_block_dates_and_current_flag() -> None:
     ds = run(
         field(
@@ -413,3 +431,33 @@ def test_holding_a_degree_is_answered_from_the_highest_education() -> None:
     # A higher degree than the profile's highest is left, not answered No.
     d = one(field("Do you hold a Master's degree?", "radio_group", options=yes_no))
     assert d.values == [] and d.status.value == "leave", d.reason
+
+
+YEARS_BUCKETS = ["Less than 1 year", "1-3 years", "4-6 years", "7-10 years", "More than 10 years"]
+
+
+def test_years_in_a_similar_role_are_the_years_of_jobs_like_the_postings() -> None:
+    # The posting's title names an Engineer: both of the profile's jobs are an Engineer's.
+    title = "Apply: Senior Backend Engineer, Payments | Halcyon Freight Careers"
+    for asked in ("How many years of professional experience do you have in a similar role?",
+                  "Years of experience in a comparable position"):
+        d = run(field("First name"), field(asked, "number"), title=title)[1]
+        assert (d.key, d.value, d.status.value) == ("work.years.in", "9", "flag"), (asked, d.reason)
+    # A posting whose role none of the jobs had, and a page that names no role, are left.
+    for other in ("Apply: Regional Sales Manager | Halcyon Freight", "Halcyon Freight: apply"):
+        d = run(field("First name"),
+                field("Years of experience in a similar role", "number"), title=other)[1]
+        assert d.value == "" and d.key == "work.years.in", (other, d.reason)
+
+
+def test_years_in_a_field_asked_with_bucket_radios_take_the_bucket() -> None:
+    d = run(
+        field("First name"),
+        field("How many years of professional experience do you have in a similar role?",
+              "radio_group", options=YEARS_BUCKETS),
+        title="Apply: Senior Backend Engineer",
+    )[1]
+    assert d.value == "7-10 years", (d.key, d.reason)
+    d = one(field("How many years of experience do you have in backend software development?",
+                  "radio_group", options=YEARS_BUCKETS))
+    assert d.value == "7-10 years", (d.key, d.reason)

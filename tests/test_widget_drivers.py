@@ -324,6 +324,22 @@ def test_select2(open_page: Any, version: str) -> None:
         assert school["described"]["options"] == []
         assert statuses(school) == ["applied", "refused"]
         assert school["read"]["school"] == "University of California, Berkeley"
+    if version == "4":
+        # A list the server fills (ajax): no option until a search is answered; typed, then
+        # picked from the results, and an answer the server does not offer is refused.
+        country = run(
+            page,
+            "#country",
+            [
+                {"action": "choose", "value": "Narnia"},
+                {"action": "choose", "value": "United States"},
+            ],
+        )
+        assert country["driver"] == "select2"
+        assert country["described"]["options"] == []
+        assert statuses(country) == ["refused", "applied"], country["results"]
+        assert country["read"]["country"] == "United States"
+        assert page.locator(".select2-container--open").count() == 0
     # Its inner parts are not fields of their own in a snapshot.
     parts = page.evaluate("""() => [...document.querySelectorAll(
         '.select2-container input, .select2-container [role=combobox]')]
@@ -1312,6 +1328,25 @@ def test_parts_of_a_compound_question_are_named_with_it(open_page: Any) -> None:
     # label[for] stays the label.
     assert labels["city"] == ("City", "label-for")
     assert labels["zip"] == ("ZIP code", "label-for")
+    # A date's part named only Month / Year is read with its fieldset's legend, where the
+    # fieldset holds only the date's parts.
+    assert labels["end_m"][0] == "End Date Month" and labels["end_y"][0] == "End Date Year"
+    assert labels["avail_m"][0] == "Month"
+
+
+SNAPSHOT_BLOCKS = """async () => {
+  const snap = await relayContent.snapshot.snapshot();
+  return Object.fromEntries(snap.fields.map((f) => [f.html_id, (f.attrs || {}).block || ""]));
+}"""
+
+
+def test_rows_numbered_among_field_numbers_are_blocks(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/sub_labels.html")
+    blocks = page.evaluate(SNAPSHOT_BLOCKS)
+    # "182-0-183" and "182-1-183": the same question in two rows of one set.
+    assert blocks["182-0-183"] == "row:0" and blocks["182-1-183"] == "row:1", blocks
+    # A numbered question list asks a different thing in each: no blocks.
+    assert blocks["answers_2"] == "" and blocks["answers_3"] == "", blocks
 
 
 SNAPSHOT_SECTIONS = """async () => {

@@ -81,9 +81,10 @@ def outside_application(rows: list[Row]) -> dict[int, str]:
     """Rows (by index) in a form beside the application, with what that form is."""
     clusters: dict[tuple[str, str], list[int]] = {}
     for i, (field, _ft, _cls, _never) in enumerate(rows):
-        if field.form:
-            clusters.setdefault((field.frame, field.form), []).append(i)
-    if len(clusters) < 2:
+        # Fields in no <form> are a cluster of their own: an SPA's application often sits in none
+        # while the log-in or search beside it is a real form (Avature's ApplicationMethods).
+        clusters.setdefault((field.frame, field.form), []).append(i)
+    if sum(1 for _frame, form in clusters if form) < 1 or len(clusters) < 2:
         return {}
     purposes = {c: _purpose([rows[i] for i in idx]) for c, idx in clusters.items()}
     # A short application asks nothing only an application asks (name, email, phone): a form of

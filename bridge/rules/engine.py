@@ -109,6 +109,7 @@ def decide(
                     unblocked[field.frame].add(cls.key)
         texts.append((field, ft, cls, never))
     _unplaced_block_fields(texts, blocks, page)
+    _current_flag_once(texts, page)
     for field, ft, cls, _never in texts:
         if cls:
             page.frame_keys.setdefault(field.frame, set()).add(cls.key)
@@ -278,6 +279,22 @@ def _unplaced_block_fields(
             page.block_of[(field.frame, field.id)] = before[-1]
         else:
             texts[i] = (field, ft, None, never)
+
+
+def _current_flag_once(
+    texts: list[tuple[FormField, FieldText, Classified | None, str | None]], page: Page
+) -> None:
+    """A "current job" box asked again where no block tells which entry each copy belongs to:
+    the first takes the latest job, the others are left (ticking them would say an older job is
+    current too). Placed after the block fields have taken their blocks, since a block's box is
+    often told only by the fields around it."""
+    seen: set[str] = set()
+    for i, (field, ft, cls, never) in enumerate(texts):
+        if not cls or cls.key != "work.current" or (field.frame, field.id) in page.block_of:
+            continue
+        if field.frame in seen:
+            texts[i] = (field, ft, None, never)
+        seen.add(field.frame)
 
 
 def _block_index(ft: FieldText) -> str:

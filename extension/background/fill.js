@@ -554,6 +554,9 @@ export function roomsNeeded(decisions, entries) {
   /** @type {Map<string, Record<string, {ids: string[], counts: Map<string, number>}>>} */
   const frames = new Map();
   for (const d of decisions) {
+    // Only what one entry's block holds: a question of the family asked elsewhere on the page
+    // ("years of experience", on a later step) is no field of the section.
+    if (!BLOCK_KEYS.has(String(d.key ?? ""))) continue;
     const family = Object.keys(BLOCK_ANCHORS).find((f) => String(d.key ?? "").startsWith(`${f}.`));
     if (!family) continue;
     const frame = String(d.frame ?? "0");

@@ -56,7 +56,7 @@ function labelText(/** @type {Element} */ label, /** @type {Element} */ control)
  * @returns {Label}
  */
 function inferLabel(el) {
-  const found = structuralLabel(el);
+  const found = withDateOf(el, structuralLabel(el));
   if (found.text) return found;
   // A control inside a custom element's shadow root is often labelled from outside, on the host.
   let host = hostOf(el);
@@ -283,6 +283,26 @@ function rootLabelFor(/** @type {Element} */ el) {
   if (!(root instanceof Document || root instanceof ShadowRoot) || !el.id) return NONE;
   const label = root.querySelector(`label[for="${CSS.escape(el.id)}"]`);
   return label ? cleanLabel(textOf(label), "label-for") : NONE;
+}
+
+// A control named only as a part of a date ("Month", "Year"), in every language Relay reads.
+const DATE_PART = /^(?:month|year|day|mm|yyyy|yy|dd|monat|jahr|tag|mois|ann[ée]e|jour|mes|a[ñn]o|d[íi]a|m[êe]s|ano|maand|jaar|dag)$/i;
+const MAX_DATE_PARTS = 3;
+
+/**
+ * A date asked in part boxes under one heading (a fieldset's legend "Start Date" over selects
+ * named "Month" and "Year"): the part's own name says which part, the legend which date, so the
+ * two are read together ("Start Date Month"), as the accessibility tree names a control in a
+ * named group. Only where the group holds nothing but the date's parts.
+ * @param {Element} el @param {Label} found @returns {Label}
+ */
+function withDateOf(el, found) {
+  if (!found.text || !DATE_PART.test(found.text)) return found;
+  const fieldset = el.closest("fieldset");
+  if (!fieldset || controlsIn(fieldset) > MAX_DATE_PARTS) return found;
+  const legend = legendOf(/** @type {HTMLFieldSetElement} */ (fieldset));
+  if (!legend.text || DATE_PART.test(legend.text)) return found;
+  return { text: cap(`${legend.text} ${found.text}`, MAX_LABEL), source: found.source, star: found.star || legend.star };
 }
 
 function legendOf(/** @type {HTMLFieldSetElement} */ fieldset) {

@@ -898,11 +898,25 @@ function repeatBlock(el) {
   const ownId = el.id || (root instanceof ShadowRoot ? root.host.id : "");
   const idShape = ownId ? shapeOf(ownId) : "";
   if (!name && !idShape.includes("#")) return "";
-  // Numbered names (answers[3][text]) are not taken for blocks: question lists number theirs too.
+  // Numbered names (answers[3][text]) are not taken for blocks by their number alone: question
+  // lists number theirs too. A name numbered with a small index among longer field numbers
+  // (Avature's "182-1-183": set, row, field) is, where the sibling's control of that shape asks
+  // the same thing (the same label): a question list's do not.
+  const indexShape = (/** @type {string} */ n) => n.replace(/(^|\D)\d{1,2}(?=\D|$)/g, "$1#");
+  const nameShape = name ? indexShape(name) : "";
+  /** @type {string|null} */
+  let ownLabel = null;
+  const asksAlike = (/** @type {Element} */ e) => {
+    ownLabel ??= inferLabel(el).text;
+    return ownLabel !== "" && inferLabel(e).text === ownLabel;
+  };
   /** @param {Element} block */
-  const holdsOne = (block) => (name
-    ? block.querySelector(`[name="${CSS.escape(name)}"]`) !== null
-    : [...block.querySelectorAll("[id]")].some((e) => shapeOf(e.id) === idShape));
+  const holdsOne = (block) => {
+    if (!name) return [...block.querySelectorAll("[id]")].some((e) => shapeOf(e.id) === idShape);
+    if (block.querySelector(`[name="${CSS.escape(name)}"]`) !== null) return true;
+    return nameShape.includes("#") && [...block.querySelectorAll("[name]")]
+      .some((e) => indexShape(e.getAttribute("name") ?? "") === nameShape && asksAlike(e));
+  };
   // Out of a web component's shadow root to its host: the blocks are in the page around it.
   /** @param {Element} node */
   const up = (node) => {

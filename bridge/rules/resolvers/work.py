@@ -118,6 +118,19 @@ def _role_fields() -> dict[str, frozenset[str]]:
     return {fold(role): frozenset(fold(f) for f in fields) for role, fields in doc.items()}
 
 
+@lru_cache(maxsize=1)
+def _similar_words() -> frozenset[str]:
+    return frozenset(fold(w) for w in load_toml("options/wordings.toml")["similar_role"]["words"])
+
+
+def _posting_role_fields(title: str) -> set[str]:
+    """The fields of the role words in the posting's title ("Apply: Senior Backend Engineer" →
+    engineering, development, software, …), and those words; empty when it names no role."""
+    fields = _role_fields()
+    roles = {w.rstrip("s") for w in fold(title).split()} & fields.keys()
+    return set().union(*(fields[r] for r in roles), roles) if roles else set()
+
+
 def _years_in(ask: Ask) -> Result:
     """ "Years of experience in backend software development": when every job's title shares a
     word with the field asked (a "Software Engineer" and a "Backend Engineer" both do), the total
@@ -128,6 +141,11 @@ def _years_in(ask: Ask) -> Result:
     words = ask.ft.question.split()
     after = _field_words(words)
     asked = {w for w in after if w not in _FIELD_NOISE}
+    if asked and asked <= _similar_words():
+        # "…in a similar role": the field is what the posting's role works in.
+        asked = _posting_role_fields(ask.page.title)
+        if not asked:
+            return Missing("asks years in a role like the posting's; the page names no role")
     if not asked and not {"in", "im"} & set(words):
         return _total_years(ask)  # "years of relevant professional experience": the total
     if not asked:

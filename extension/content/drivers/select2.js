@@ -3,7 +3,9 @@
 // menu (mousedown on the choice opens it, mouseup on a result picks), with a fallback that sets
 // the native select and dispatches `change`, which select2's jQuery handler re-renders from.
 // select2 3.x can also sit on a hidden <input> with results from a query (legacy Greenhouse's
-// school): there the answer is typed into select2's search box and picked from the results.
+// school), and 4.x on a <select> with no option until the server answers a search (its `ajax`
+// lists: Avature's Country): there the answer is typed into select2's search box and picked
+// from the results.
 (() => {
 "use strict";
 const { setTextLikeAPerson } = relayContent.typing;
@@ -114,37 +116,49 @@ function resultFor(list, text) {
     ?? null;
 }
 
+/** A native select holding no real option yet (select2 4 `ajax`: filled from the server). */
+const awaitsServer = (/** @type {HTMLSelectElement} */ select) => ![...select.options].some((o) => o.value !== "");
+
+/** The open dropdown's search box (3.x drop, or 4.x dropdown attached to the body). @param {Document} doc */
+function openSearch(doc) {
+  // The open drop keeps its select2-display-none class in 3.5: judge by what is shown.
+  const boxes = [...doc.querySelectorAll(
+    ".select2-drop-active input.select2-input, .select2-container--open .select2-dropdown .select2-search__field")];
+  return /** @type {HTMLInputElement|undefined} */ (boxes.find(isVisible)) ?? null;
+}
+
 /**
- * select2 3.x on a hidden input: type into its search box, pick from the results.
+ * select2 fed by a query (3.x on a hidden input, 4.x `ajax` on an empty select): type into its
+ * search box, pick from the results once the server's answer is shown ("Searching…" is none).
  * @param {NonNullable<ReturnType<typeof partsOf>>} parts @param {import("./util.js").Decision} decision
  */
 async function applyByQuery(parts, decision) {
   const { container } = parts;
-  const input = /** @type {HTMLInputElement} */ (parts.input);
+  const model = modelOf(parts);
   const doc = container.ownerDocument;
-  if (container.matches(".select2-container-disabled")) {
+  if (container.matches(".select2-container-disabled, .select2-container--disabled") || isLocked(model)) {
     return outcome("refused", "select2 is disabled", shownValue(parts));
   }
   const wanted = norm(decision.value) || wantedOf(decision)[0];
   if (!wanted) return outcome("skipped", "no option to choose", shownValue(parts));
   const list = await openDropdown(parts);
-  // The open drop keeps its select2-display-none class in 3.5: judge by what is shown.
-  const drop = [...doc.querySelectorAll(".select2-drop-active")].find(isVisible);
-  const search = /** @type {HTMLInputElement|null} */ (drop?.querySelector("input.select2-input") ?? null);
+  const search = openSearch(doc);
   if (!list || !search) {
     await closeDropdown(doc);
     return outcome("refused", "the select2 search did not open", shownValue(parts));
   }
   setTextLikeAPerson(search, wanted, { blur: false });
-  const items = () => [...list.querySelectorAll("li.select2-result-selectable")].filter(isVisible)
+  const items = () => [...list.querySelectorAll(
+    "li.select2-result-selectable, .select2-results__option[aria-selected], .select2-results__option--selectable")]
+    .filter((li) => isVisible(li) && !li.matches(".loading-results, .select2-results__message"))
     .map((li) => ({ value: textOf(li), text: textOf(li.querySelector(".select2-result-label") ?? li), el: li }));
-  const hit = await waitFor(() => matchSuggestion(items(), wanted), 1500);
+  const hit = await waitFor(() => matchSuggestion(items(), wanted), 2500);
   if (!hit) {
     await closeDropdown(doc);
     return outcome("refused", `no result matches "${wanted}"`, shownValue(parts));
   }
   press(hit.el, ["pointerover", "mouseover", "mousemove", "mousedown", "mouseup"]);
-  await waitFor(() => input.value !== "" && fold(shown(container)) === fold(hit.text), 600);
+  await waitFor(() => model.value !== "" && fold(shown(container)) === fold(hit.text), 600);
   await closeDropdown(doc);
   await settle();
   const after = shownValue(parts);
@@ -182,6 +196,7 @@ const select2 = {
     if (isLocked(select) || container.matches(".select2-container-disabled, .select2-container--disabled")) {
       return outcome("refused", "select2 is disabled", shown(container));
     }
+    if (awaitsServer(select) && !select.multiple) return applyByQuery(parts, decision);
     const wanted = wantedOf(decision);
     if (!wanted.length) return outcome("skipped", "no option to choose", shown(container));
     const options = [...select.options].filter((o) => !o.disabled)
