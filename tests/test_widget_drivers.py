@@ -1324,3 +1324,41 @@ def test_a_bold_paragraph_alone_is_a_section_heading(open_page: Any) -> None:
     assert sections["company"] == "Employment History"
     # A bold lead-in before plain text, or one ending in a colon, introduces text: no heading.
     assert sections["title"] == sections["start"] == sections["end"] == "Employment History"
+
+
+SNAPSHOT_CHOICES = """async () => {
+  const snap = await relayContent.snapshot.snapshot();
+  return snap.fields.map((f) => ({ html_id: f.html_id, tag: f.tag, widget: f.widget,
+    label: f.label, options: (f.options || []).map((o) => [o.value, o.text]), form: f.form,
+    form_submit: f.form_submit }));
+}"""
+
+
+def test_a_choice_role_around_native_choices_is_a_wrapper(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/choice_wrappers.html")
+    fields = page.evaluate(SNAPSHOT_CHOICES)
+    by_label = {f["label"]: f for f in fields}
+    # A list with role=checkbox and items with role=radio around native radios: one radio group
+    # of the native inputs, named by the label before the help text, not by the help text.
+    auth = by_label["Are you legally authorized to work in the United States?"]
+    assert auth["widget"] == "radio_group"
+    assert auth["options"] == [["true", "Yes"], ["false", "No"]]
+    tools = by_label["Which tools do you use?"]
+    assert tools["widget"] == "checkbox_group"
+    assert [t for _v, t in tools["options"]] == ["Git", "Docker", "Vim"]
+    relocate = by_label["Are you willing to relocate?"]
+    assert relocate["widget"] == "radio_group"
+    assert [t for _v, t in relocate["options"]] == ["Yes", "No"]
+    # No wrapper is a field, nor a choice of one.
+    assert not [f for f in fields if f["tag"] in ("ul", "li")], fields
+    # ARIA choices with no native input (or only a hidden one) are still the choices.
+    shift = by_label["Which shift do you prefer?"]
+    assert [t for _v, t in shift["options"]] == ["Day", "Night"]
+    assert by_label["Open to remote work"]["widget"] == "checkbox"
+    assert "Choose one." not in by_label and "Select all that apply." not in by_label
+
+
+def test_a_form_s_submit_control_says_what_the_form_is_for(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/choice_wrappers.html")
+    said = {f["form"]: f["form_submit"] for f in page.evaluate(SNAPSHOT_CHOICES)}
+    assert said == {"apply": "Submit application", "hsForm_b41f": "Subscribe"}
