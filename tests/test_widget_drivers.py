@@ -1362,3 +1362,28 @@ def test_a_form_s_submit_control_says_what_the_form_is_for(open_page: Any) -> No
     page = open_page("tests/fixtures/widgets/choice_wrappers.html")
     said = {f["form"]: f["form_submit"] for f in page.evaluate(SNAPSHOT_CHOICES)}
     assert said == {"apply": "Submit application", "hsForm_b41f": "Subscribe"}
+
+
+def test_pikaday_calendars_take_the_day(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/pikaday.html")
+    # A read-only box: the calendar is opened, its year and month set, the day pressed.
+    hs = run(page, "#hs-date", [{"action": "set_date", "value": "2027-01-11"}])
+    assert hs["driver"] == "pikaday" and hs["described"]["widget"] == "date_text"
+    assert statuses(hs) == ["applied"], hs["results"]
+    assert hs["read"]["hs"] == "01/11/2027" and hs["read"]["hs_real"] == "2027-01-11"
+    # The page writes the day in its own format; a text in some format is not the calendar's.
+    eu = run(page, "#eu-date", [{"action": "set_text", "value": "11.01.2027"},
+                                {"action": "set_date", "value": "2027-01-11"}])
+    assert statuses(eu) == ["refused", "applied"]
+    assert eu["read"]["eu"] == "11.01.2027"
+    # A day the calendar does not offer is refused, and the box stays empty.
+    narrow = run(page, "#narrow-date", [{"action": "set_date", "value": "2027-01-11"},
+                                        {"action": "set_date", "value": "2026-02"}])
+    assert statuses(narrow) == ["refused", "refused"] and narrow["read"]["narrow"] == ""
+    # The calendar's lists are its parts, no fields of their own.
+    assert page.evaluate(
+        "__drivers.isPartOfWidget(document.querySelector('.pika-select-month'))") is True
+    fields = page.evaluate(SNAPSHOT_CHOICES)
+    assert [f["html_id"] for f in fields] == ["hs-date", "eu-date", "narrow-date"]
+    assert page.locator(".pika-single:not(.is-hidden)").count() == 0
+    no_submit(narrow)
