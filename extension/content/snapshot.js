@@ -528,6 +528,8 @@ function formOf(el) {
 }
 
 const SUBMIT_CONTROL = "button[type=submit], button:not([type]), input[type=submit], input[type=image]";
+/** @type {WeakMap<Element, string>|null} what each form's submit controls say, for one task */
+let submitCache = null;
 
 /**
  * What the form's own submit controls say (read, never pressed): a form built by a vendor's
@@ -536,9 +538,19 @@ const SUBMIT_CONTROL = "button[type=submit], button:not([type]), input[type=subm
  * @param {Element} host @returns {string}
  */
 function submitWords(host) {
-  const words = [...host.querySelectorAll(SUBMIT_CONTROL)].slice(0, 3).map((b) => norm(
-    b.getAttribute("aria-label") || textOf(b) || b.getAttribute("value") || b.getAttribute("alt") || ""));
-  return cap(words.filter(Boolean).join(" "), 200);
+  // Read once per form and task: every field of a 2,000-field form asks for its form's words.
+  if (!submitCache) {
+    submitCache = new WeakMap();
+    setTimeout(() => { submitCache = null; }, 0);
+  }
+  let said = submitCache.get(host);
+  if (said === undefined) {
+    const words = [...host.querySelectorAll(SUBMIT_CONTROL)].slice(0, 3).map((b) => norm(
+      b.getAttribute("aria-label") || textOf(b) || b.getAttribute("value") || b.getAttribute("alt") || ""));
+    said = cap(words.filter(Boolean).join(" "), 200);
+    submitCache.set(host, said);
+  }
+  return said;
 }
 
 /** A control Relay operates itself (text-like, select, single checkbox, ARIA widgets). */
