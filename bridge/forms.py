@@ -116,6 +116,9 @@ class FormField(BaseModel):
     # action, id, name, class): the application is told from a search or newsletter box by it.
     form: Word = ""
     form_hint: PageText = ""
+    # What the form's own submit controls say ("Subscribe", "Sign in"): a vendor's form markup
+    # (every HubSpot form has the same classes) often names its purpose only there.
+    form_submit: PageText = ""
 
 
 class FrameSnapshot(BaseModel):

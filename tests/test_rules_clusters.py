@@ -156,3 +156,27 @@ def test_fields_in_no_form_beside_a_search_form_are_still_the_application() -> N
         url=APPLY,
     )
     assert [d.value for d in ds][1:] == ["Ada", "ada.lovelace@example.com"]
+
+
+def test_a_form_named_only_by_its_button_is_told_from_the_application() -> None:
+    # A vendor's forms share one id and class scheme (HubSpot: hsForm_<guid>, "hs-form stacked"):
+    # the footer's sign-up says what it is only on its button.
+    def hs(f: FormField, guid: str, submit: str) -> FormField:
+        return f.model_copy(update={
+            "form": f"hsForm_{guid}", "form_submit": submit,
+            "form_hint": f"https://forms.hsforms.com/submissions/v3/public/submit/{guid} "
+                         f"hsForm_{guid} hs-form stacked hs-form-private"})
+
+    ds = run(
+        hs(field("First name"), "a1", "Submit application"),
+        hs(field("Email", "email", type="email"), "a1", "Submit application"),
+        hs(field("Resume/CV", "file"), "a1", "Submit application"),
+        hs(field("Email", "email", type="email"), "b2", "Subscribe"),
+        hs(field("First name"), "b2", "Subscribe"),
+        hs(field("Email", "email", type="email"), "c3", "Sign in"),
+        hs(field("Password", "password", type="password"), "c3", "Sign in"),
+        url=APPLY,
+    )
+    assert [d.value for d in ds[:2]] == ["Ada", "ada.lovelace@example.com"]
+    assert [d.value for d in ds[3:]] == ["", "", "", ""], [(d.label, d.reason) for d in ds]
+    assert "newsletter" in ds[3].reason and "log-in" in ds[5].reason

@@ -183,6 +183,25 @@ def test_pick_the_profiles_skills_and_languages() -> None:
     assert d.values == ["Englisch", "Spanisch"]
 
 
+def test_a_list_of_technologies_is_a_skills_question_by_its_options() -> None:
+    # The label says only "which of these": the options say what is asked.
+    lp = profile(skills=[{"name": "Languages", "keywords": ["Python", "Go", "SQL"]},
+                         {"name": "Infra", "keywords": ["PostgreSQL", "Kafka", "Kubernetes"]}])
+    opts = ["Python", "Go", "Java", "Rust", "Kafka", "PostgreSQL", "Kubernetes"]
+    d = one(field("Which of these have you run in production?", "checkbox_group", options=opts),
+            lp=lp)
+    assert d.key == "skills.pick"
+    assert d.values == ["Python", "Go", "Kafka", "PostgreSQL", "Kubernetes"]
+    assert d.reason.startswith("options:technologies"), d.reason
+    # One technology to pick is not the person's list of skills.
+    d = one(field("Which of these do you know best?", "select", options=opts), lp=lp)
+    assert d.key != "skills.pick" and d.value == "", d.reason
+    # A list of other things is not read as technologies.
+    d = one(field("Which of these apply?", "checkbox_group",
+                  options=["Part-time", "Full-time", "Contract", "Go-getter"]), lp=lp)
+    assert d.key != "skills.pick", d.reason
+
+
 def test_residence_questions() -> None:
     assert (
         one(

@@ -121,6 +121,17 @@ def test_start_date_in_the_fields_format() -> None:
     assert one(field("Earliest start date", "text")).value == "2027-01-11"
 
 
+def test_a_read_only_date_box_gets_the_day_for_its_calendar() -> None:
+    # Nobody types into a read-only date box (HubSpot's Pikaday): the plan gives the ISO day and
+    # the calendar's driver picks it, whatever format the help text names.
+    d = one(field("Earliest start date", "date_text", readonly=True, placeholder="MM/DD/YYYY",
+                  nearby="Please use the format MM/DD/YYYY."))
+    assert (d.action.value, d.value) == ("set_date", "2027-01-11"), d.reason
+    # A typed box keeps the field's own format.
+    d = one(field("Earliest start date", "date_text", placeholder="MM/DD/YYYY"))
+    assert (d.action.value, d.value) == ("set_text", "01/11/2027")
+
+
 def test_year_and_month_only() -> None:
     assert one(field("Graduation year", "text", max_length=4)).value == "2017"
     assert (

@@ -1376,3 +1376,66 @@ def test_an_upload_zone_whose_input_is_elsewhere_is_one_field_by_its_label(open_
     assert any("dz-zone" in f for f in files), files
     assert page.evaluate("""() => relayContent["drivers/index"].isPartOfWidget(
       document.querySelector("body > input.dz-hidden-input"))""")
+
+
+SNAPSHOT_CHOICES = """async () => {
+  const snap = await relayContent.snapshot.snapshot();
+  return snap.fields.map((f) => ({ html_id: f.html_id, tag: f.tag, widget: f.widget,
+    label: f.label, options: (f.options || []).map((o) => [o.value, o.text]), form: f.form,
+    form_submit: f.form_submit }));
+}"""
+
+
+def test_a_choice_role_around_native_choices_is_a_wrapper(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/choice_wrappers.html")
+    fields = page.evaluate(SNAPSHOT_CHOICES)
+    by_label = {f["label"]: f for f in fields}
+    # A list with role=checkbox and items with role=radio around native radios: one radio group
+    # of the native inputs, named by the label before the help text, not by the help text.
+    auth = by_label["Are you legally authorized to work in the United States?"]
+    assert auth["widget"] == "radio_group"
+    assert auth["options"] == [["true", "Yes"], ["false", "No"]]
+    tools = by_label["Which tools do you use?"]
+    assert tools["widget"] == "checkbox_group"
+    assert [t for _v, t in tools["options"]] == ["Git", "Docker", "Vim"]
+    relocate = by_label["Are you willing to relocate?"]
+    assert relocate["widget"] == "radio_group"
+    assert [t for _v, t in relocate["options"]] == ["Yes", "No"]
+    # No wrapper is a field, nor a choice of one.
+    assert not [f for f in fields if f["tag"] in ("ul", "li")], fields
+    # ARIA choices with no native input (or only a hidden one) are still the choices.
+    shift = by_label["Which shift do you prefer?"]
+    assert [t for _v, t in shift["options"]] == ["Day", "Night"]
+    assert by_label["Open to remote work"]["widget"] == "checkbox"
+    assert "Choose one." not in by_label and "Select all that apply." not in by_label
+
+
+def test_a_form_s_submit_control_says_what_the_form_is_for(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/choice_wrappers.html")
+    said = {f["form"]: f["form_submit"] for f in page.evaluate(SNAPSHOT_CHOICES)}
+    assert said == {"apply": "Submit application", "hsForm_b41f": "Subscribe"}
+
+
+def test_pikaday_calendars_take_the_day(open_page: Any) -> None:
+    page = open_page("tests/fixtures/widgets/pikaday.html")
+    # A read-only box: the calendar is opened, its year and month set, the day pressed.
+    hs = run(page, "#hs-date", [{"action": "set_date", "value": "2027-01-11"}])
+    assert hs["driver"] == "pikaday" and hs["described"]["widget"] == "date_text"
+    assert statuses(hs) == ["applied"], hs["results"]
+    assert hs["read"]["hs"] == "01/11/2027" and hs["read"]["hs_real"] == "2027-01-11"
+    # The page writes the day in its own format; a text in some format is not the calendar's.
+    eu = run(page, "#eu-date", [{"action": "set_text", "value": "11.01.2027"},
+                                {"action": "set_date", "value": "2027-01-11"}])
+    assert statuses(eu) == ["refused", "applied"]
+    assert eu["read"]["eu"] == "11.01.2027"
+    # A day the calendar does not offer is refused, and the box stays empty.
+    narrow = run(page, "#narrow-date", [{"action": "set_date", "value": "2027-01-11"},
+                                        {"action": "set_date", "value": "2026-02"}])
+    assert statuses(narrow) == ["refused", "refused"] and narrow["read"]["narrow"] == ""
+    # The calendar's lists are its parts, no fields of their own.
+    assert page.evaluate(
+        "__drivers.isPartOfWidget(document.querySelector('.pika-select-month'))") is True
+    fields = page.evaluate(SNAPSHOT_CHOICES)
+    assert [f["html_id"] for f in fields] == ["hs-date", "eu-date", "narrow-date"]
+    assert page.locator(".pika-single:not(.is-hidden)").count() == 0
+    no_submit(narrow)

@@ -370,6 +370,9 @@ def _classify(
     best = max(totals.items(), key=lambda kv: kv[1]) if totals else None
     if field.widget in CHOICE_WIDGETS and field.options:
         by_options = _options_kind(field, page)
+        if by_options and by_options[0] == "skills.pick" and field.widget != Widget.CHECKBOX_GROUP:
+            # One technology to choose ("your main language") is no list of the person's skills.
+            by_options = None
         if (
             by_options
             and by_options[0] == "address.country"
@@ -502,4 +505,12 @@ def _options_kind_of(pairs: tuple[tuple[str, str], ...]) -> tuple[str, str, tupl
     levels = {lv[0] for t in texts if (lv := level(t))}
     if len(levels) >= 3:
         return "edu.degree", "degree-levels", ("edu.degree",)
+    tech = _technologies()
+    if n >= 3 and sum(1 for t in texts if fold(t) in tech) >= 0.6 * n:
+        return "skills.pick", "technologies", ("skills.pick",)
     return None
+
+
+@cache
+def _technologies() -> frozenset[str]:
+    return frozenset(fold(t) for t in load_toml("options/wordings.toml")["technologies"]["names"])

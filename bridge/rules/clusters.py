@@ -64,7 +64,7 @@ def _purpose(rows: list[Row]) -> str:
     if keys & APPLICATION_KEYS:
         return "application"
     field = rows[0][0]
-    about = " ".join({field.form_hint, *(f.section for f, _ft, _c, _n in rows)})
+    about = " ".join({field.form_hint, field.form_submit, *(f.section for f, _ft, _c, _n in rows)})
     consent = " ".join(f.label for f, _ft, _c, n in rows if n and n.startswith("never.consent"))
     if _says(about, "search") and len(rows) <= 3:
         return "search"

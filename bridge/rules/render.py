@@ -249,6 +249,9 @@ def _date(field: FormField, answer: Answer, lang: str = "en") -> Shaped | Missin
         return Shaped(Action.SET_TEXT, value=f"{when.day:02d}", note="day only")
     if wants_year_only(field):
         return Shaped(Action.SET_TEXT, value=f"{when.year:04d}", note="year only")
+    if field.widget == Widget.DATE_TEXT and field.readonly:
+        # No one types into a read-only box: its calendar takes the day, and the page writes it.
+        return Shaped(Action.SET_DATE, value=when.isoformat(), note="date picker: driver formats")
     hint = date_hint(field)
     if hint:
         return Shaped(

@@ -16,7 +16,7 @@ const FIELD_LIMITS = {
   tag: WORD, type: WORD, name: WORD, html_id: WORD, autocomplete: WORD, role: WORD,
   pattern: WORD, min: WORD, max: WORD, form: WORD,
   label: TEXT, placeholder: TEXT, aria_label: TEXT, aria_description: TEXT, section: TEXT,
-  nearby: TEXT, locator: TEXT, form_hint: TEXT, hidden_reason: WORD,
+  nearby: TEXT, locator: TEXT, form_hint: TEXT, form_submit: TEXT, hidden_reason: WORD,
   value: VALUE,
 };
 const MAX_ATTRS = 64;

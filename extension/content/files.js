@@ -21,6 +21,7 @@ export const CONTENT_FILES = Object.freeze([
   "content/drivers/date_native.js",
   "content/drivers/date_parts.js",
   "content/drivers/date_text.js",
+  "content/drivers/pikaday.js",
   "content/drivers/file.js",
   "content/drivers/native_select.js",
   "content/drivers/popup_select.js",

@@ -387,7 +387,7 @@ function precedingText(el, opts = {}) {
       }
       if (hasControl(sib)) return NONE;
       const t = textOf(sib);
-      if (t) return cleanLabel(tail(t), "preceding-text");
+      if (t) return labelAbove(sib) ?? cleanLabel(tail(t), "preceding-text");
     }
     const parent = composedParent(node);
     if (!parent || parent === opts.within || /^(BODY|HTML|FORM)$/.test(parent.tagName)) break;
@@ -403,6 +403,23 @@ function isRecordBox(el) {
   const style = getComputedStyle(el);
   return !isVisible(el) || /^rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)$/.test(style.clip)
     || style.clipPath === "inset(50%)";
+}
+
+/**
+ * A label of no control earlier in the same row of siblings, with no control between: the
+ * field's own heading label, and the text found after it only a help text (HubSpot writes the
+ * label, then its legend.hs-field-desc, then the box of the choices).
+ * @param {Element} sib  the element whose text was found first @returns {Label|null}
+ */
+function labelAbove(sib) {
+  for (let prev = sib.previousElementSibling; prev; prev = prev.previousElementSibling) {
+    if (prev instanceof HTMLLabelElement && !prev.control) {
+      const got = cleanLabel(textOf(prev), "preceding-text");
+      return got.text ? got : null;
+    }
+    if (prev instanceof HTMLLabelElement || hasControl(prev)) return null;
+  }
+  return null;
 }
 
 /**

@@ -7,7 +7,7 @@
 "use strict";
 const { boundField, boundPage } = relayContent.bounds;
 const drivers = relayContent["drivers/index"];
-const { isMirrorInput, isPlaceholderOption } = relayContent["drivers/util"];
+const { isKeptFromPerson, isMirrorInput, isPlaceholderOption } = relayContent["drivers/util"];
 const {
   RELAY_UI_ATTR, cap, commonAncestor, composedParent, deepDescendants, isVisible, norm, textOf, walkElements,
 } = relayContent.dom;
@@ -348,13 +348,25 @@ function isCandidate(el) {
     }
   }
   if ((role === "radio" || role === "checkbox" || role === "switch") && !(el instanceof HTMLInputElement)
-    && isDecorativeChoice(el)) {
+    && (wrapsNativeChoice(el) || isDecorativeChoice(el))) {
     return false;
   }
   if ((role === "radio" || role === "checkbox") && el.closest("[role=radiogroup]")) {
     return role === "checkbox"; // radios are taken with their group
   }
   return true;
+}
+
+/**
+ * An element given a choice role around native choices a person operates (HubSpot's forms put
+ * role=checkbox on the list of a question's radios and role=radio on each item around its radio):
+ * the role dresses a wrapper, and the native inputs inside are the choices.
+ * @param {Element} el
+ */
+function wrapsNativeChoice(el) {
+  if (el instanceof HTMLInputElement) return false;
+  return [...el.querySelectorAll("input[type=radio], input[type=checkbox]")].some(
+    (n) => !isMirrorInput(n) && !isKeptFromPerson(n) && !(/** @type {HTMLInputElement} */ (n)).hidden);
 }
 
 /**
@@ -497,12 +509,12 @@ let formCount = 0;
  * The field's <form> (or role=search / role=form landmark): an id for the cluster, and what the
  * form says of itself, so the bridge can tell the application from a site search, a log-in or a
  * newsletter box beside it.
- * @param {Element} el @returns {{form: string, form_hint: string}}
+ * @param {Element} el @returns {{form: string, form_hint: string, form_submit: string}}
  */
 function formOf(el) {
   const host = /** @type {HTMLInputElement} */ (el).form
     ?? el.closest("form, [role=search], [role=form]");
-  if (!host) return { form: "", form_hint: "" };
+  if (!host) return { form: "", form_hint: "", form_submit: "" };
   let key = formKeys.get(host);
   if (!key) {
     formCount += 1;
@@ -511,21 +523,35 @@ function formOf(el) {
   }
   const hint = [host.getAttribute("role"), host.getAttribute("action"), host.id,
     host.getAttribute("name"), host.getAttribute("aria-label"),
-    typeof host.className === "string" ? host.className : "", ...submitWords(host),
+    typeof host.className === "string" ? host.className : "",
     host.closest("footer, [role=contentinfo]") ? "footer" : ""].filter(Boolean).join(" ");
-  return { form: cap(key, 100), form_hint: cap(norm(hint), 200) };
+  return { form: cap(key, 100), form_hint: cap(norm(hint), 200), form_submit: submitWords(host) };
 }
 
+const SUBMIT_CONTROL = "button[type=submit], button:not([type]), input[type=submit], input[type=image]";
+/** @type {WeakMap<Element, string>|null} what each form's submit controls say, for one task */
+let submitCache = null;
+
 /**
- * What a form's own submit controls say ("Sign up", "Subscribe", "Submit application"): a form
- * that names its purpose nowhere else names it there. Read only; nothing is pressed.
- * @param {Element} host @returns {string[]}
+ * What the form's own submit controls say (read, never pressed): a form built by a vendor's
+ * script carries the same id and class scheme whatever it is for, and its button ("Subscribe",
+ * "Sign in") is then what tells a newsletter or a log-in from the application.
+ * @param {Element} host @returns {string}
  */
 function submitWords(host) {
-  return [...host.querySelectorAll("button, input[type=submit]")]
-    .filter((b) => /** @type {HTMLButtonElement|HTMLInputElement} */ (b).type === "submit")
-    .slice(0, 2)
-    .map((b) => cap(norm(b instanceof HTMLInputElement ? b.value : textOf(b)), 40));
+  // Read once per form and task: every field of a 2,000-field form asks for its form's words.
+  if (!submitCache) {
+    submitCache = new WeakMap();
+    setTimeout(() => { submitCache = null; }, 0);
+  }
+  let said = submitCache.get(host);
+  if (said === undefined) {
+    const words = [...host.querySelectorAll(SUBMIT_CONTROL)].slice(0, 3).map((b) => norm(
+      b.getAttribute("aria-label") || textOf(b) || b.getAttribute("value") || b.getAttribute("alt") || ""));
+    said = cap(words.filter(Boolean).join(" "), 200);
+    submitCache.set(host, said);
+  }
+  return said;
 }
 
 /** A control Relay operates itself (text-like, select, single checkbox, ARIA widgets). */
@@ -660,12 +686,13 @@ const RADIO = "input[type=radio]";
  * @param {Element} box @param {string} selector
  */
 function choicesIn(box, selector) {
-  return [...box.querySelectorAll(selector)].filter((b) => !isMirrorInput(b));
+  return [...box.querySelectorAll(selector)].filter((b) => !isMirrorInput(b) && !wrapsNativeChoice(b));
 }
 
 /** The radio choices in a group, native or ARIA, without mirror inputs. @param {Element} group */
 function radioChoicesIn(group) {
-  return deepDescendants(group).filter((m) => m.matches("input[type=radio], [role=radio]") && !isMirrorInput(m));
+  return deepDescendants(group).filter((m) => m.matches("input[type=radio], [role=radio]") && !isMirrorInput(m)
+    && !wrapsNativeChoice(m));
 }
 
 /** A native checkbox or an ARIA one (which has no name to group by). @param {Element} box */

@@ -17,6 +17,7 @@ const { dateNative } = relayContent["drivers/date_native"];
 const { dateParts } = relayContent["drivers/date_parts"];
 const { dateText } = relayContent["drivers/date_text"];
 const { fileUpload } = relayContent["drivers/file"];
+const { pikaday } = relayContent["drivers/pikaday"];
 const { nativeSelect } = relayContent["drivers/native_select"];
 const { popupSelect, proxyTriggerOf } = relayContent["drivers/popup_select"];
 const { radioGroup } = relayContent["drivers/radio_group"];
@@ -31,6 +32,7 @@ const DRIVERS = [
   fileUpload, // before anything that looks inside containers: an upload group is one field
   select2, // before native-select: the <select> it hides is its model
   dateParts, // before anything matching inputs: the sections are plain inputs
+  pikaday, // before date-text: its box may be read-only, and its calendar always takes a day
   dateText, // before combobox: react-datepicker inputs can carry combobox roles
   dateNative,
   reactSelect, // before combobox: its input is role=combobox
@@ -78,6 +80,8 @@ const CANDIDATE_SELECTOR = [
 function isPartOfWidget(el) {
   try {
     if (el.closest(".select2-container, .select2-drop, .select2-dropdown")) return true;
+    // Pikaday's month and year lists belong to its calendar; the date box is the field.
+    if (el.closest(".pika-single")) return true;
     // Workday's chosen-item pills (role=listbox) show a prompt's value; the prompt is the field.
     if (el.matches("[data-automation-id=selectedItemList]")) return true;
     if (el instanceof HTMLSelectElement) {
