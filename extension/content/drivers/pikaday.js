@@ -59,6 +59,36 @@ function dayButton(cal, p) {
   return button && !button.closest(".is-disabled, .is-outside-current-month") ? button : null;
 }
 
+/**
+ * Opens the calendar, sets its year and month lists and presses the day: null when pressed,
+ * "closed" when the calendar was shut by then, else the outcome that stops the choice.
+ * @param {HTMLInputElement} input @param {HTMLElement} cal
+ * @param {{year: number, month: number, day: number}} parts @param {string} wanted
+ * @returns {Promise<null|"closed"|import("./util.js").ApplyOutcome>}
+ */
+async function chooseDay(input, cal, parts, wanted) {
+  input.focus();
+  press(input);
+  if (!(await waitFor(() => isOpen(cal), 1000))) {
+    input.blur();
+    return outcome("refused", "the calendar did not open", input.value);
+  }
+  if (!(await pickList(cal, "year", parts.year)) || !(await pickList(cal, "month", parts.month - 1))) {
+    await close(input, cal);
+    return outcome("refused", `the calendar offers no ${parts.year}-${parts.month}`, input.value);
+  }
+  const button = await waitFor(() => dayButton(cal, parts), 500);
+  if (!button) {
+    await close(input, cal);
+    return outcome("refused", `the calendar does not let ${wanted} be chosen`, input.value);
+  }
+  if (!isOpen(cal)) return "closed";
+  const before = input.value;
+  press(button);
+  await waitFor(() => input.value !== before || !isOpen(cal), 500);
+  return null;
+}
+
 /** @type {import("./util.js").Driver} */
 const pikaday = {
   name: "pikaday",
@@ -82,24 +112,14 @@ const pikaday = {
     }
     const cal = calendarOf(input);
     if (!cal) return outcome("not_found", "the calendar is gone", input.value);
-    input.focus();
-    press(input);
-    if (!(await waitFor(() => isOpen(cal), 1000))) {
-      input.blur();
-      return outcome("refused", "the calendar did not open", input.value);
+    // A page's own timers (another calendar closing, a blur it reacts to late) may shut the
+    // calendar while the lists are set: then it is opened again, once, as a person would.
+    let failed = await chooseDay(input, cal, parts, decision.value ?? "");
+    if (failed === "closed") failed = await chooseDay(input, cal, parts, decision.value ?? "");
+    if (failed === "closed") {
+      return outcome("refused", "the calendar closed before the day could be chosen", input.value);
     }
-    if (!(await pickList(cal, "year", parts.year)) || !(await pickList(cal, "month", parts.month - 1))) {
-      await close(input, cal);
-      return outcome("refused", `the calendar offers no ${parts.year}-${parts.month}`, input.value);
-    }
-    const button = await waitFor(() => dayButton(cal, parts), 500);
-    if (!button) {
-      await close(input, cal);
-      return outcome("refused", `the calendar does not let ${decision.value} be chosen`, input.value);
-    }
-    const before = input.value;
-    press(button);
-    await waitFor(() => input.value !== before || !isOpen(cal), 500);
+    if (failed) return failed;
     await close(input, cal);
     const after = norm(input.value);
     // The box shows the day in the page's own format; the calendar says which day it holds.
