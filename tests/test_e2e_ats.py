@@ -51,7 +51,7 @@ ADAPTER_OF = {
     "taleo": "oracle", "personio": "", "welcome-to-the-jungle": "",
     "jazzhr": "", "successfactors": "", "breezy": "", "dover": "", "eightfold": "", "phenom": "",
     "pinpoint": "", "rippling": "", "shadcn": "", "gravityforms": "", "google-forms": "",
-    "antd": "", "jotform": "",
+    "antd": "", "jotform": "", "mui": "",
 }
 
 
