@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bridge.forms import Action
 from tests.test_rules_support import field, one, profile, run
 
@@ -163,6 +165,37 @@ def test_pick_the_profiles_skills_and_languages() -> None:
         lp=lp,
     )
     assert d.values == ["Englisch", "Spanisch"]
+
+
+@pytest.mark.parametrize(
+    ("label", "options", "values"),
+    [
+        # "Languages" unqualified: programming languages when no option is a spoken one.
+        ("Which of these languages have you used in production?",
+         ["Python", "Go", "Java", "TypeScript", "Rust", "C++"], ["Python", "Go", "TypeScript"]),
+        ("Languages", ["Python", "Java", "Go", "Ruby"], ["Python", "Go"]),
+        # Worded like a skills question, but the options are spoken languages.
+        ("Which languages have you used at work?", ["English", "French", "Spanish", "German"],
+         ["English", "Spanish"]),
+        ("Which languages can you work in?", ["English", "Portuguese (Brazil)", "Spanish"],
+         ["English", "Spanish"]),
+    ],
+)
+def test_a_list_of_languages_is_read_by_its_options(
+    label: str, options: list[str], values: list[str]
+) -> None:
+    lp = profile(
+        skills=[{"name": "Languages", "keywords": ["Python", "Go", "TypeScript"]}],
+        languages=[{"language": "English"}, {"language": "Spanish"}],
+    )
+    d = one(field(label, "checkbox_group", options=options), lp=lp)
+    assert d.values == values
+
+
+def test_a_single_choice_of_language_is_not_a_pick_list() -> None:
+    # One language to be written to in (a select of language names) stays that question.
+    d = one(field("Preferred language", "select", options=["English", "German", "French"]))
+    assert d.key != "languages.pick"
 
 
 def test_residence_questions() -> None:
