@@ -1,8 +1,8 @@
 """The extension's widget drivers (extension/content/drivers/) against real widget libraries.
 
 Each page under tests/fixtures/widgets/ holds one kind of widget built with the vendored library
-(React + react-select, react-datepicker, jQuery + select2 3/4) or a faithful re-creation (Workday,
-Fabric, MUI, Ashby). The content script's files are loaded into the page straight from
+(React + react-select, react-datepicker, Material UI and MUI X, jQuery + select2 3/4) or a faithful
+re-creation (Workday, Fabric, MUI, Ashby). The content script's files are loaded into the page straight from
 extension/, in the worker's order (tests/content_script.py), so these tests exercise the shipped
 files without the rest of the extension. For every widget:
 describe() reports the options and value, apply() commits a value the library itself reports,
@@ -1324,3 +1324,54 @@ def test_a_bold_paragraph_alone_is_a_section_heading(open_page: Any) -> None:
     assert sections["company"] == "Employment History"
     # A bold lead-in before plain text, or one ending in a colon, introduces text: no heading.
     assert sections["title"] == sections["start"] == sections["end"] == "Employment History"
+
+
+MUI_FIELDS = """async () => (await relayContent.snapshot.snapshot()).fields
+  .map((f) => [f.label, f.widget, f.options.map((o) => o.text)])"""
+
+
+def test_material_ui(open_page: Any) -> None:
+    # The real Material UI 6 and MUI X 7 (tests/fixtures/widgets/mui.html).
+    page = open_page("tests/fixtures/widgets/mui.html")
+    fields = {label: (widget, options) for label, widget, options in page.evaluate(MUI_FIELDS)}
+    # The accessible date field is one field named by its label: neither its contenteditable
+    # Month / Day / Year sections nor the hidden input beside them are fields of their own.
+    assert fields["Available from"] == ("date_parts", [])
+    assert not {"Month", "Day", "Year"} & set(fields), fields
+    assert fields["Start date"] == ("date_text", [])
+    assert fields["Country"] == ("listbox", ["Canada", "Mexico", "United States"])
+    assert len(fields) == 6, fields
+
+    country = run(page, "#country", [{"action": "choose", "value": "United States"}])
+    assert country["driver"] == "popup-select" and statuses(country) == ["applied"]
+    assert country["read"]["country"] == "United States"
+    assert page.locator("[role=listbox]").count() == 0  # the Menu's portal is closed again
+
+    # Options that arrive from a lookup only after typing.
+    city = run(page, "#city", [{"action": "choose", "value": "San Francisco, CA"}])
+    assert city["driver"] == "combobox" and statuses(city) == ["applied"]
+    assert city["read"]["city"] == "San Francisco, CA, USA"
+
+    typed = run(page, "#typed-date", [{"action": "set_date", "value": "2027-01-11"}])
+    assert typed["driver"] == "date-text" and statuses(typed) == ["applied"]
+    assert typed["read"]["typed_date"] == "2027-01-11"
+
+    # Sections typed one by one, each once the field has it focused; a year alone is refused
+    # for a field that needs a month and a day; a filled date is typed over.
+    group = "[role=group][aria-labelledby=sections-date-label]"
+    sections = run(
+        page,
+        group,
+        [
+            {"action": "set_date", "value": "2027-01-11"},
+            {"action": "set_date", "value": "2027"},
+            {"action": "set_date", "value": "2026-12-31"},
+        ],
+    )
+    assert sections["driver"] == "date-parts"
+    assert statuses(sections) == ["applied", "refused", "applied"]
+    assert sections["results"][0]["detail"] == "typed 01/11/2027"
+    assert sections["read"]["sections_date"] == "2026-12-31"
+    # The hidden input and a section lead to the same driver, for the same field.
+    assert run(page, "#sections-date", [])["driver"] == "date-parts"
+    no_submit(sections)
