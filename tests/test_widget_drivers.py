@@ -1347,6 +1347,20 @@ def test_material_ui(open_page: Any) -> None:
     assert country["read"]["country"] == "United States"
     assert page.locator("[role=listbox]").count() == 0  # the Menu's portal is closed again
 
+    # A multiple Select: its list says aria-multiselectable and stays open; one click per choice.
+    stack = run(
+        page,
+        "#stack",
+        [
+            {"action": "choose", "values": ["Python", "Go"]},
+            {"action": "choose", "values": ["Python", "Cobol"]},
+        ],
+    )
+    assert stack["described"]["multiple"] is True
+    assert statuses(stack) == ["applied", "refused"]
+    assert stack["read"]["stack"] == ["Python", "Go"] and stack["read_now"] == "Python, Go"
+    assert page.locator("[role=listbox]").count() == 0
+
     # Options that arrive from a lookup only after typing.
     city = run(page, "#city", [{"action": "choose", "value": "San Francisco, CA"}])
     assert city["driver"] == "combobox" and statuses(city) == ["applied"]
