@@ -1389,3 +1389,28 @@ def test_material_ui(open_page: Any) -> None:
     # The hidden input and a section lead to the same driver, for the same field.
     assert run(page, "#sections-date", [])["driver"] == "date-parts"
     no_submit(sections)
+    # A form section that is a group holding a date among other fields is no date itself, and
+    # its other fields are no date's parts; nor is a group of spinbuttons that name no date.
+    assert page.evaluate(GROUPS_NOT_DATES) == {
+        "section": None, "title": "", "titlePart": False, "date": "date-parts", "stepper": None,
+    }
+
+
+GROUPS_NOT_DATES = """() => {
+  const box = document.createElement("div");
+  box.innerHTML = `<div role="group" id="sec" aria-label="Work experience">
+      <label>Job title <input id="sec-title"></label>
+      <div role="group" id="sec-date" aria-label="From">
+        <span role="spinbutton" aria-label="Month" contenteditable="true">MM</span>
+        <span role="spinbutton" aria-label="Year" contenteditable="true">YYYY</span></div></div>
+    <div role="group" id="stepper" aria-label="Guests">
+      <div role="spinbutton" aria-label="Adults" tabindex="0">1</div></div>`;
+  document.body.append(box);
+  const d = window.__drivers;
+  const name = (id) => d.findDriver(document.getElementById(id))?.name ?? null;
+  const title = document.getElementById("sec-title");
+  const out = { section: name("sec"), title: d.findDriver(title)?.name ?? "",
+    titlePart: d.isPartOfWidget(title), date: name("sec-date"), stepper: name("stepper") };
+  box.remove();
+  return out;
+}"""

@@ -21,13 +21,22 @@ function kindOf(input) {
   return null;
 }
 
+// Controls other than a date's sections: a group holding any is a form's section, not a date.
+const OTHER_CONTROL = "select, textarea, [role=combobox], [role=listbox], [role=radiogroup], "
+  + "[role=textbox], input:not([type=hidden]):not([aria-hidden=true]):not([role=spinbutton])";
+
 /**
- * A group's spinbutton sections, when every one names a part of a date (a stepper group with a
- * "Quantity" spinbutton is no date). @param {Element} group
+ * A group's spinbutton sections, when it is one date: one to three sections, each naming a
+ * different part of a date, and no other control beside them (a stepper group with a "Quantity"
+ * spinbutton is no date, nor is a form section holding a date among other fields).
+ * @param {Element} group
  */
 function groupSections(group) {
+  if (group.matches(WRAPPER) || group.querySelector(WRAPPER) || group.querySelector(OTHER_CONTROL)) return [];
   const spins = [...group.querySelectorAll("[role=spinbutton]")];
-  return spins.length && spins.every((s) => kindOf(s) !== null) ? spins : [];
+  if (!spins.length || spins.length > 3) return [];
+  const kinds = spins.map(kindOf);
+  return kinds.every((k) => k !== null) && new Set(kinds).size === kinds.length ? spins : [];
 }
 
 /** @param {Element} el */
