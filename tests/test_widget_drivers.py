@@ -2,9 +2,9 @@
 
 Each page under tests/fixtures/widgets/ holds one kind of widget built with the vendored library
 (React + react-select, react-datepicker, Material UI and MUI X, jQuery + select2 3/4) or a faithful
-re-creation (Workday, Fabric, MUI, Ashby). The content script's files are loaded into the page straight from
-extension/, in the worker's order (tests/content_script.py), so these tests exercise the shipped
-files without the rest of the extension. For every widget:
+re-creation (Workday, Fabric, MUI, Ashby). The content script's files are loaded into the page
+straight from extension/, in the worker's order (tests/content_script.py), so these tests exercise
+the shipped files without the rest of the extension. For every widget:
 describe() reports the options and value, apply() commits a value the library itself reports,
 an answer that is not offered is refused, and nothing is ever submitted.
 """
