@@ -192,6 +192,24 @@ def test_a_list_of_languages_is_read_by_its_options(
     assert d.values == values
 
 
+@pytest.mark.parametrize("widget", ["listbox", "select", "combobox"])
+def test_a_list_of_several_answers_picks_like_checkboxes(widget: str) -> None:
+    # MUI's multiple Select, a <select multiple>: every option in the profile's list is chosen.
+    lp = profile(
+        skills=[{"name": "Languages", "keywords": ["Python", "Go", "TypeScript"]}],
+        languages=[{"language": "English"}, {"language": "Spanish"}],
+    )
+    skills = ["Go", "Java", "Python", "Rust"]
+    d = one(field("Languages you have used", widget, options=skills, multiple=True), lp=lp)
+    assert d.key == "skills.pick" and d.values == ["Go", "Python"]
+    spoken = ["English", "French", "Spanish"]
+    d = one(field("Which languages do you speak?", widget, options=spoken, multiple=True), lp=lp)
+    assert d.values == ["English", "Spanish"]
+    # One answer only: a list of the profile's skills does not say which one; left.
+    d = one(field("Languages you have used", widget, options=skills), lp=lp)
+    assert d.values == [] and not d.value
+
+
 def test_a_single_choice_of_language_is_not_a_pick_list() -> None:
     # One language to be written to in (a select of language names) stays that question.
     d = one(field("Preferred language", "select", options=["English", "German", "French"]))
