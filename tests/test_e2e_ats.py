@@ -52,6 +52,7 @@ ADAPTER_OF = {
     "jazzhr": "", "successfactors": "", "breezy": "", "dover": "", "eightfold": "", "phenom": "",
     "pinpoint": "", "rippling": "", "shadcn": "", "gravityforms": "", "google-forms": "",
     "antd": "", "jotform": "", "wpforms": "", "avature": "", "msforms": "", "hubspot": "",
+    "mui": "",
 }
 
 

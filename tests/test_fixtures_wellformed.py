@@ -299,6 +299,7 @@ def test_vendor_readme_lists_every_bundle() -> None:
     assert (VENDOR / "build.sh").is_file()
     for licence in (
         "react.LICENSES.txt",
+        "mui.LICENSES.txt",
         "jquery.LICENSE.txt",
         "select2-4/LICENSE.md",
         "select2-3/LICENSE",

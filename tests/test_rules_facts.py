@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bridge.forms import Action
 from tests.test_rules_support import field, one, profile, run
 
@@ -200,6 +202,55 @@ def test_a_list_of_technologies_is_a_skills_question_by_its_options() -> None:
     d = one(field("Which of these apply?", "checkbox_group",
                   options=["Part-time", "Full-time", "Contract", "Go-getter"]), lp=lp)
     assert d.key != "skills.pick", d.reason
+
+
+@pytest.mark.parametrize(
+    ("label", "options", "values"),
+    [
+        # "Languages" unqualified: programming languages when no option is a spoken one.
+        ("Which of these languages have you used in production?",
+         ["Python", "Go", "Java", "TypeScript", "Rust", "C++"], ["Python", "Go", "TypeScript"]),
+        ("Languages", ["Python", "Java", "Go", "Ruby"], ["Python", "Go"]),
+        # Worded like a skills question, but the options are spoken languages.
+        ("Which languages have you used at work?", ["English", "French", "Spanish", "German"],
+         ["English", "Spanish"]),
+        ("Which languages can you work in?", ["English", "Portuguese (Brazil)", "Spanish"],
+         ["English", "Spanish"]),
+    ],
+)
+def test_a_list_of_languages_is_read_by_its_options(
+    label: str, options: list[str], values: list[str]
+) -> None:
+    lp = profile(
+        skills=[{"name": "Languages", "keywords": ["Python", "Go", "TypeScript"]}],
+        languages=[{"language": "English"}, {"language": "Spanish"}],
+    )
+    d = one(field(label, "checkbox_group", options=options), lp=lp)
+    assert d.values == values
+
+
+@pytest.mark.parametrize("widget", ["listbox", "select", "combobox"])
+def test_a_list_of_several_answers_picks_like_checkboxes(widget: str) -> None:
+    # MUI's multiple Select, a <select multiple>: every option in the profile's list is chosen.
+    lp = profile(
+        skills=[{"name": "Languages", "keywords": ["Python", "Go", "TypeScript"]}],
+        languages=[{"language": "English"}, {"language": "Spanish"}],
+    )
+    skills = ["Go", "Java", "Python", "Rust"]
+    d = one(field("Languages you have used", widget, options=skills, multiple=True), lp=lp)
+    assert d.key == "skills.pick" and d.values == ["Go", "Python"]
+    spoken = ["English", "French", "Spanish"]
+    d = one(field("Which languages do you speak?", widget, options=spoken, multiple=True), lp=lp)
+    assert d.values == ["English", "Spanish"]
+    # One answer only: a list of the profile's skills does not say which one; left.
+    d = one(field("Languages you have used", widget, options=skills), lp=lp)
+    assert d.values == [] and not d.value
+
+
+def test_a_single_choice_of_language_is_not_a_pick_list() -> None:
+    # One language to be written to in (a select of language names) stays that question.
+    d = one(field("Preferred language", "select", options=["English", "German", "French"]))
+    assert d.key != "languages.pick"
 
 
 def test_residence_questions() -> None:

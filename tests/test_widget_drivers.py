@@ -1,10 +1,10 @@
 """The extension's widget drivers (extension/content/drivers/) against real widget libraries.
 
 Each page under tests/fixtures/widgets/ holds one kind of widget built with the vendored library
-(React + react-select, react-datepicker, jQuery + select2 3/4) or a faithful re-creation (Workday,
-Fabric, MUI, Ashby). The content script's files are loaded into the page straight from
-extension/, in the worker's order (tests/content_script.py), so these tests exercise the shipped
-files without the rest of the extension. For every widget:
+(React + react-select, react-datepicker, Material UI and MUI X, jQuery + select2 3/4) or a faithful
+re-creation (Workday, Fabric, MUI, Ashby). The content script's files are loaded into the page
+straight from extension/, in the worker's order (tests/content_script.py), so these tests exercise
+the shipped files without the rest of the extension. For every widget:
 describe() reports the options and value, apply() commits a value the library itself reports,
 an answer that is not offered is refused, and nothing is ever submitted.
 """
@@ -1439,3 +1439,110 @@ def test_pikaday_calendars_take_the_day(open_page: Any) -> None:
     assert [f["html_id"] for f in fields] == ["hs-date", "eu-date", "narrow-date"]
     assert page.locator(".pika-single:not(.is-hidden)").count() == 0
     no_submit(narrow)
+
+
+MUI_FIELDS = """async () => (await relayContent.snapshot.snapshot()).fields
+  .map((f) => [f.label, f.widget, f.options.map((o) => o.text)])"""
+
+
+def test_material_ui(open_page: Any) -> None:
+    # The real Material UI 6 and MUI X 7 (tests/fixtures/widgets/mui.html).
+    page = open_page("tests/fixtures/widgets/mui.html")
+    fields = {label: (widget, options) for label, widget, options in page.evaluate(MUI_FIELDS)}
+    # The accessible date field is one field named by its label: neither its contenteditable
+    # Month / Day / Year sections nor the hidden input beside them are fields of their own.
+    assert fields["Available from"] == ("date_parts", [])
+    assert not {"Month", "Day", "Year"} & set(fields), fields
+    assert fields["Start date"] == ("date_text", [])
+    assert fields["Country"] == ("listbox", ["Canada", "Mexico", "United States"])
+    assert fields["Skills"] == ("combobox", ["Go", "Java", "Kafka", "Python", "Rust"])
+    assert len(fields) == 7, fields
+
+    country = run(page, "#country", [{"action": "choose", "value": "United States"}])
+    assert country["driver"] == "popup-select" and statuses(country) == ["applied"]
+    assert country["read"]["country"] == "United States"
+    # The Menu's portal closes again (after its fade-out).
+    page.wait_for_function("() => !document.querySelector('[role=listbox]')", timeout=3000)
+
+    # A multiple Select: its list says aria-multiselectable and stays open; one click per choice.
+    stack = run(
+        page,
+        "#stack",
+        [
+            {"action": "choose", "values": ["Python", "Go"]},
+            {"action": "choose", "values": ["Python", "Cobol"]},
+        ],
+    )
+    assert stack["described"]["multiple"] is True
+    assert statuses(stack) == ["applied", "refused"]
+    assert stack["read"]["stack"] == ["Python", "Go"] and stack["read_now"] == "Python, Go"
+    page.wait_for_function("() => !document.querySelector('[role=listbox]')", timeout=3000)
+
+    # Options that arrive from a lookup only after typing.
+    city = run(page, "#city", [{"action": "choose", "value": "San Francisco, CA"}])
+    assert city["driver"] == "combobox" and statuses(city) == ["applied"]
+    assert city["read"]["city"] == "San Francisco, CA, USA"
+
+    # An Autocomplete of several answers: each choice becomes a chip and the input empties; the
+    # chips are what the box holds.
+    skills = run(
+        page,
+        "#skills",
+        [
+            {"action": "choose", "value": "Python"},
+            {"action": "choose", "value": "Go"},
+            {"action": "choose", "value": "Cobol"},
+        ],
+    )
+    assert skills["driver"] == "combobox"
+    assert statuses(skills) == ["applied", "applied", "refused"]
+    assert skills["read"]["skills"] == ["Python", "Go"] and skills["read_now"] == "Python, Go"
+
+    typed = run(page, "#typed-date", [{"action": "set_date", "value": "2027-01-11"}])
+    assert typed["driver"] == "date-text" and statuses(typed) == ["applied"]
+    assert typed["read"]["typed_date"] == "2027-01-11"
+
+    # Sections typed one by one, each once the field has it focused; a year alone is refused
+    # for a field that needs a month and a day; a filled date is typed over.
+    group = "[role=group][aria-labelledby=sections-date-label]"
+    sections = run(
+        page,
+        group,
+        [
+            {"action": "set_date", "value": "2027-01-11"},
+            {"action": "set_date", "value": "2027"},
+            {"action": "set_date", "value": "2026-12-31"},
+        ],
+    )
+    assert sections["driver"] == "date-parts"
+    assert statuses(sections) == ["applied", "refused", "applied"]
+    assert sections["results"][0]["detail"] == "typed 01/11/2027"
+    assert sections["read"]["sections_date"] == "2026-12-31"
+    # The hidden input and a section lead to the same driver, for the same field.
+    assert run(page, "#sections-date", [])["driver"] == "date-parts"
+    no_submit(sections)
+    # A form section that is a group holding a date among other fields is no date itself, and
+    # its other fields are no date's parts; nor is a group of spinbuttons that name no date.
+    assert page.evaluate(GROUPS_NOT_DATES) == {
+        "section": None, "title": "", "titlePart": False, "date": "date-parts", "stepper": None,
+    }
+
+
+GROUPS_NOT_DATES = """() => {
+  const box = document.createElement("div");
+  box.innerHTML = `<div role="group" id="sec" aria-label="Work experience">
+      <label>Job title <input id="sec-title"></label>
+      <div role="group" id="sec-date" aria-label="From">
+        <span role="spinbutton" aria-label="Month" contenteditable="true">MM</span>
+        <span role="spinbutton" aria-label="Year" contenteditable="true">YYYY</span></div></div>
+    <div role="group" id="stepper" aria-label="Guests">
+      <div role="spinbutton" aria-label="Adults" tabindex="0">1</div></div>`;
+  document.body.append(box);
+  const d = window.__drivers;
+  const name = (id) => d.findDriver(document.getElementById(id))?.name ?? null;
+  const title = document.getElementById("sec-title");
+  const out = { section: name("sec"), title: d.findDriver(title)?.name ?? "",
+    titlePart: d.isPartOfWidget(title), date: name("sec-date"), stepper: name("stepper") };
+  box.remove();
+  return out;
+}"""

@@ -12,6 +12,7 @@ from bridge.rules.countries import country_of_option, subdivisions
 from bridge.rules.data import load_toml
 from bridge.rules.degrees import level
 from bridge.rules.features import CHOICE_WIDGETS, FieldText, asks_yes_no, question_sentence
+from bridge.rules.languages import names_a_language
 from bridge.rules.memo import text_cache
 from bridge.rules.model import Classified, Page
 from bridge.rules.options import option_text, real_options, yes_no_options
@@ -192,6 +193,7 @@ def classify(
         )
     if found is None:
         return None
+    found = _pick_list_by_options(field, found)
     other_person, history, school = _section_kind(ft.section)
     label = ft.texts.get("label", ())
     if found.key.startswith(PERSON_KEYS) and (other_person or _names_someone_else(label)):
@@ -204,6 +206,32 @@ def classify(
             f"{found.reason} (under {' '.join(ft.section)})",
         )
     return found
+
+
+# Lists to pick from whose words alone may mean either: "Which of these languages have you used?"
+PICK_LISTS = ("languages.pick", "skills.pick")
+
+
+def _pick_list_by_options(field: FormField, found: Classified) -> Classified:
+    """A list of languages is of spoken ones when its options are language names, and of skills
+    (programming languages) when none is: the options settle what the word "languages" means."""
+    if found.key not in PICK_LISTS or not (
+        field.widget == Widget.CHECKBOX_GROUP or field.multiple
+    ):
+        return found
+    opts = [option_text(o) for o in real_options(field.options)]
+    if len(opts) < 2:
+        return found
+    spoken = sum(1 for t in opts if names_a_language(t))
+    if spoken * 2 >= len(opts):
+        key, kind = "languages.pick", "spoken languages"
+    elif spoken == 0:
+        key, kind = "skills.pick", "no spoken language"
+    else:
+        return found
+    if key == found.key:
+        return found
+    return Classified(key, found.confidence, f"{found.reason} (options: {kind})")
 
 
 def _asks_availability(label: tuple[str, ...]) -> bool:

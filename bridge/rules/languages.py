@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
+from babel import Locale
+
 from bridge.forms import FieldOption
 from bridge.profile import Language
 from bridge.rules.data import load_toml
@@ -39,6 +41,22 @@ def level_rank(text: str) -> int:
             if contains_words(hay, p) and len(p) > best[0]:
                 best = (len(p), rank)
     return best[1]
+
+
+@cache
+def _spoken_names() -> frozenset[str]:
+    """Folded names of spoken languages, as the supported languages write them (babel's list)."""
+    names: set[str] = set(_names())
+    for ui in ("en", "de", "fr", "es", "pt", "nl"):
+        names.update(fold(str(name)) for name in Locale.parse(ui).languages.values())
+    return frozenset(names)
+
+
+def names_a_language(text: str) -> bool:
+    """The option reads as a spoken language ("English", "Español", "Portuguese (Brazil)")."""
+    words = fold(text).split()
+    # The whole name, or its first word before a variant ("Portuguese (Brazil)").
+    return bool(words) and (" ".join(words) in _spoken_names() or words[0] in _spoken_names())
 
 
 def language_in(question: str) -> str | None:

@@ -2,7 +2,9 @@
 // SmartRecruiters autocompletes inside shadow roots, inputs with a <datalist>). Type the text with
 // input events, wait for the suggestions, click the best one, then check the input kept it:
 // many of these clear text that was typed but not chosen from the list. A place (decision.place)
-// is chosen only from a suggestion that names the person's city, region and country.
+// is chosen only from a suggestion that names the person's city, region and country. A box that
+// takes several answers (MUI's multiple Autocomplete) shows each chosen one as a chip before the
+// input and empties the input: the chip is what it kept.
 (() => {
 "use strict";
 const { leave, setTextLikeAPerson } = relayContent.typing;
@@ -11,7 +13,7 @@ const {
 } = relayContent["drivers/popup_list"];
 const {
   fold, isLocked, isVisible, keepFocus, keyPress, matchOption, matchSuggestion, namesPlace, norm, outcome, placeOf,
-  press, settle, waitFor, wantedOf,
+  press, settle, textOf, waitFor, wantedOf,
 } = relayContent["drivers/util"];
 
 /** @param {Element} el */
@@ -182,6 +184,28 @@ function hiddenBeside(input) {
   return [];
 }
 
+/**
+ * The chips before the input in its box: answers already chosen in a box that takes several,
+ * each with its own remove control (or itself a button). Labels and outlines are no chips.
+ * @param {HTMLInputElement} input @returns {string[]}
+ */
+function chipsOf(input) {
+  /** @type {string[]} */
+  const chips = [];
+  for (let el = input.previousElementSibling; el; el = el.previousElementSibling) {
+    if (el.matches("label, legend, fieldset, [aria-hidden=true]")) continue;
+    if (!el.matches("[role=button]") && !el.querySelector("button, [role=button], svg")) continue;
+    const text = norm(textOf(el));
+    if (text) chips.unshift(text);
+  }
+  return chips;
+}
+
+/** What the box shows: its text, or else its chips. @param {HTMLInputElement} input */
+function shownIn(input) {
+  return norm(input.value) || chipsOf(input).join(", ");
+}
+
 /** Whether what the input shows now is the chosen text. */
 function kept(/** @type {HTMLInputElement} */ input, /** @type {string} */ text) {
   const v = fold(input.value);
@@ -191,7 +215,10 @@ function kept(/** @type {HTMLInputElement} */ input, /** @type {string} */ text)
 /** @type {import("./util.js").Driver} */
 const combobox = {
   name: "combobox",
-  read: (el) => norm(inputOf(el)?.value),
+  read(el) {
+    const input = inputOf(el);
+    return input ? shownIn(input) : "";
+  },
   matches(el) {
     const input = inputOf(el);
     if (!input || input.type === "hidden") return false;
@@ -231,7 +258,7 @@ const combobox = {
     if (!input || !input.isConnected) return outcome("not_found", "combobox is gone");
     const locked = isLocked(input);
     const wanted = norm(decision.value) || wantedOf(decision)[0];
-    if (!wanted) return outcome("skipped", "nothing to choose", input.value);
+    if (!wanted) return outcome("skipped", "nothing to choose", shownIn(input));
     const before = input.value;
     // Read-only comboboxes (Workable's selects) are chosen from the list, not typed into.
     if (locked === "disabled") return outcome("refused", "combobox is disabled", before);
@@ -246,10 +273,10 @@ const combobox = {
       setTextLikeAPerson(input, hit ? hit.value : wanted);
       await settle();
       if (!kept(input, hit ? hit.value : wanted)) {
-        return outcome("refused", "the page dropped the text", input.value);
+        return outcome("refused", "the page dropped the text", shownIn(input));
       }
       return outcome("applied", hit ? `typed suggested "${hit.value}"` : "typed (not one of the suggestions)",
-        input.value);
+        shownIn(input));
     }
     const place = placeOf(decision);
     if (place.length && locked !== "read-only" && !takesFreeText(input)) {
@@ -277,26 +304,31 @@ const combobox = {
         if (!free) await waitFor(() => !kept(input, wanted), 250);
         if (kept(input, wanted)) {
           return outcome("applied", free ? "typed; no suggestion needed" : "typed; the page offered no suggestions",
-            input.value);
+            shownIn(input));
         }
       }
       // Leave no half-typed text behind.
       if (input.value !== before && locked !== "read-only") setTextLikeAPerson(input, before, { blur: false });
       leave(input);
-      return outcome("refused", `no suggestion matches "${wanted}"`, input.value);
+      return outcome("refused", `no suggestion matches "${wanted}"`, shownIn(input));
     }
+    const chipsBefore = chipsOf(input).length;
     press(hit.el);
     const text = hit.text;
-    await waitFor(() => !popupOf(input) || kept(input, text), 600);
+    // A chip for the choice, new since the press: a box of several answers kept it.
+    const chipped = () => chipsOf(input).length > chipsBefore
+      && chipsOf(input).some((c) => fold(c) === fold(text));
+    await waitFor(() => !popupOf(input) || kept(input, text) || chipped(), 600);
     await closePopup(input);
     // Tab away as a person would; some widgets commit or clear on blur.
     keyPress(input, "Tab", { up: false });
     leave(input);
     await settle();
+    if (chipped() && !norm(input.value)) return outcome("applied", `chose "${text}"`, shownIn(input));
     if (!kept(input, text) && !kept(input, wanted)) {
-      return outcome("refused", `"${text}" did not stay in the field`, input.value);
+      return outcome("refused", `"${text}" did not stay in the field`, shownIn(input));
     }
-    return outcome("applied", `chose "${text}"`, input.value);
+    return outcome("applied", `chose "${text}"`, shownIn(input));
   },
 };
 

@@ -1,17 +1,15 @@
 // Dates split into sections: Workday's `dateInputWrapper` with month / day / year spinbutton
-// inputs (also month/year and year-only variants). Each section gets its digits typed in.
+// inputs (also month/year and year-only variants), and a group of spinbutton sections named
+// month / day / year (MUI X's accessible date field, React Aria's DateField: contenteditable spans
+// beside a hidden input). Each section gets its digits typed in.
 (() => {
 "use strict";
 const { leave, setTextLikeAPerson } = relayContent.typing;
 const { parseIso } = relayContent["drivers/date_format"];
-const { fire, isLocked, norm, outcome, settle } = relayContent["drivers/util"];
+const { fire, isLocked, nextTask, norm, outcome, settle } = relayContent["drivers/util"];
 
 const WRAPPER = "[data-automation-id=dateInputWrapper], [data-automation-id=dateInputContainer]";
-
-/** @param {Element} el */
-function wrapperOf(el) {
-  return el.closest(WRAPPER) ?? (el.matches(WRAPPER) ? el : null);
-}
+const GROUP = "[role=group]";
 
 /** Which part a section holds. @param {Element} input @returns {"m"|"d"|"y"|null} */
 function kindOf(input) {
@@ -23,16 +21,51 @@ function kindOf(input) {
   return null;
 }
 
-/** @param {Element} wrapper */
+// Controls other than a date's sections: a group holding any is a form's section, not a date.
+const OTHER_CONTROL = "select, textarea, [role=combobox], [role=listbox], [role=radiogroup], "
+  + "[role=textbox], input:not([type=hidden]):not([aria-hidden=true]):not([role=spinbutton])";
+
+/**
+ * A group's spinbutton sections, when it is one date: one to three sections, each naming a
+ * different part of a date, and no other control beside them (a stepper group with a "Quantity"
+ * spinbutton is no date, nor is a form section holding a date among other fields).
+ * @param {Element} group
+ */
+function groupSections(group) {
+  if (group.matches(WRAPPER) || group.querySelector(WRAPPER) || group.querySelector(OTHER_CONTROL)) return [];
+  const spins = [...group.querySelectorAll("[role=spinbutton]")];
+  if (!spins.length || spins.length > 3) return [];
+  const kinds = spins.map(kindOf);
+  return kinds.every((k) => k !== null) && new Set(kinds).size === kinds.length ? spins : [];
+}
+
+/** @param {Element} el */
+function wrapperOf(el) {
+  const workday = el.closest(WRAPPER) ?? (el.matches(WRAPPER) ? el : null);
+  if (workday) return workday;
+  const group = el.closest(GROUP);
+  return group && groupSections(group).length ? group : null;
+}
+
+/**
+ * @typedef {{ input: HTMLElement, kind: "m"|"d"|"y"|null }} Section
+ * @param {Element} wrapper @returns {Section[]}
+ */
 function sections(wrapper) {
-  return [...wrapper.querySelectorAll("input")]
-    .map((input) => ({ input: /** @type {HTMLInputElement} */ (input), kind: kindOf(input) }))
+  const found = wrapper.matches(GROUP) && !wrapper.matches(WRAPPER)
+    ? groupSections(wrapper) : [...wrapper.querySelectorAll("input")];
+  return found
+    .map((input) => ({ input: /** @type {HTMLElement} */ (input), kind: kindOf(input) }))
     .filter((s) => s.kind !== null);
 }
 
-/** What a section shows (aria-valuenow when it has no text). @param {HTMLInputElement} input */
+/** What a section shows (aria-valuenow when it has no text). @param {HTMLElement} input */
 function sectionValue(input) {
-  const v = norm(input.value);
+  if (input.isContentEditable) {
+    // An empty section shows its placeholder ("MM") and says so in aria-valuetext.
+    return input.getAttribute("aria-valuetext") === "Empty" ? "" : norm(input.textContent);
+  }
+  const v = norm(/** @type {HTMLInputElement} */ (input).value);
   return v || norm(input.getAttribute("aria-valuetext") ?? input.getAttribute("aria-valuenow") ?? "");
 }
 
@@ -40,6 +73,29 @@ function sectionValue(input) {
 function shown(wrapper) {
   const parts = sections(wrapper).map((s) => sectionValue(s.input));
   return parts.every((p) => !p || /^[a-z]+$/i.test(p)) ? "" : parts.join("/");
+}
+
+/**
+ * Types one section's digits. A contenteditable section is typed only once the field has seen
+ * it focused (the field picks the active section on focus, a task later).
+ * @param {HTMLElement} input @param {string} digits
+ */
+async function typeSection(input, digits) {
+  if (input.isContentEditable) {
+    input.focus({ preventScroll: true });
+    await nextTask();
+    setTextLikeAPerson(input, digits, { blur: false });
+    await nextTask();
+    return;
+  }
+  setTextLikeAPerson(input, digits, { blur: false });
+  fire(input, ["change"]);
+}
+
+/** An element inside a date's sections box other than the box itself (the field is the box). */
+function isDatePart(/** @type {Element} */ el) {
+  const wrapper = wrapperOf(el);
+  return Boolean(wrapper && wrapper !== el);
 }
 
 /** @type {import("./util.js").Driver} */
@@ -76,10 +132,7 @@ const dateParts = {
       const locked = isLocked(input);
       if (locked && locked !== "read-only") return outcome("refused", `date section is ${locked}`, shown(wrapper));
     }
-    for (const { input, kind } of list) {
-      setTextLikeAPerson(input, /** @type {string} */ (want[kind ?? "y"]), { blur: false });
-      fire(input, ["change"]);
-    }
+    for (const { input, kind } of list) await typeSection(input, /** @type {string} */ (want[kind ?? "y"]));
     const last = list.at(-1)?.input;
     if (last) leave(last);
     await settle();
@@ -95,5 +148,5 @@ const dateParts = {
   },
 };
 
-relayContent["drivers/date_parts"] = { dateParts };
+relayContent["drivers/date_parts"] = { dateParts, isDatePart };
 })();

@@ -14,7 +14,7 @@ const { TOGGLE_BUTTON } = relayContent["drivers/choices"];
 const { combobox } = relayContent["drivers/combobox"];
 const { contentEditable } = relayContent["drivers/contenteditable"];
 const { dateNative } = relayContent["drivers/date_native"];
-const { dateParts } = relayContent["drivers/date_parts"];
+const { dateParts, isDatePart } = relayContent["drivers/date_parts"];
 const { dateText } = relayContent["drivers/date_text"];
 const { fileUpload } = relayContent["drivers/file"];
 const { pikaday } = relayContent["drivers/pikaday"];
@@ -59,6 +59,8 @@ const CANDIDATE_SELECTOR = [
   // Not editor toolbars, whose bold/italic buttons are aria-pressed pairs too.
   `:is(div, span, fieldset):not([role=toolbar]):has(> :is(${TOGGLE_BUTTON}) ~ :is(${TOGGLE_BUTTON}))`,
   "[data-automation-id=dateInputWrapper]",
+  // A date's sections as spinbuttons in a group (MUI X, React Aria): the group is the field.
+  "[role=group]:has([role=spinbutton])",
   // Checkbox groups the snapshot cannot group by name (Workday's checkboxPanel, Ashby's
   // MultiValueSelect with one name per box): a fieldset of checkbox options, at least two.
   "[data-automation-id=checkboxPanel]",
@@ -82,6 +84,8 @@ function isPartOfWidget(el) {
     if (el.closest(".select2-container, .select2-drop, .select2-dropdown")) return true;
     // Pikaday's month and year lists belong to its calendar; the date box is the field.
     if (el.closest(".pika-single")) return true;
+    // A date's sections and the hidden input beside them: the sections' box is the field.
+    if (isDatePart(el)) return true;
     // Workday's chosen-item pills (role=listbox) show a prompt's value; the prompt is the field.
     if (el.matches("[data-automation-id=selectedItemList]")) return true;
     if (el instanceof HTMLSelectElement) {
@@ -97,7 +101,6 @@ function isPartOfWidget(el) {
       // zone where the page records what the zone took (WPForms).
       if (el.matches("input.dz-hidden-input")) return true;
       if (el.readOnly && el.parentElement?.querySelector(":scope > .dz-clickable")) return true;
-      if (el.closest("[data-automation-id=dateInputWrapper]")) return true;
       if (el.type === "checkbox" && radioGroup.matches(el)) return true;
       if (isKeptFromPerson(el)
         && el.parentElement?.querySelector(".select__control, [class*='-control'] input[role=combobox]")) {

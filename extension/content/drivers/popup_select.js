@@ -1,11 +1,13 @@
 // Select buttons of component libraries (Fabric on BambooHR, MUI Select, Radix Select, other
 // role=button / role=combobox elements with aria-haspopup, any <button> with role=combobox: a
 // select-only combobox): the button shows the choice, the options open in a portal as
-// role=option / role=menuitem, and a click on one commits it.
+// role=option / role=menuitem, and a click on one commits it. A list that says it is
+// aria-multiselectable (MUI's multiple Select) stays open and takes a click per chosen option.
 (() => {
 "use strict";
 const {
-  closePopup, emptyChoice, isPlaceholder, listedOptions, NO_EMPTY_CHOICE, openPopup, popupOptions,
+  closePopup, emptyChoice, isPlaceholder, listedOptions, NO_EMPTY_CHOICE, openPopup, popupOf,
+  popupOptions,
 } = relayContent["drivers/popup_list"];
 const {
   fold, isKeptFromPerson, isLocked, isPlaceholderOption, isPromptText, isVisible, keepFocus, matchOption, norm, outcome, press,
@@ -117,6 +119,37 @@ function proxyTriggerOf(select) {
   return modelSelect(trigger, shown(trigger)) === select ? trigger : null;
 }
 
+/** A list that holds many choices at once. @param {Element|null} popup */
+function isMultiple(popup) {
+  return popup?.getAttribute("aria-multiselectable") === "true";
+}
+
+/**
+ * Clicks each wanted option of an open multi-select list that is not chosen yet (the list stays
+ * open), then checks every one is chosen. Options already chosen are left as they are.
+ * @param {Element} trigger @param {Element} popup @param {string[]} wanted
+ */
+async function chooseMany(trigger, popup, wanted) {
+  /** @type {string[]} */
+  const chosen = [];
+  for (const want of wanted) {
+    const current = popupOf(trigger) ?? popup;
+    const hit = matchOption(popupOptions(current), want);
+    if (!hit) return outcome("refused", `no option matches "${want}"`, shown(trigger));
+    chosen.push(hit.text);
+    if (hit.selected) continue;
+    press(hit.el);
+    const text = hit.text;
+    const ok = await waitFor(() => {
+      const list = popupOf(trigger);
+      return list ? popupOptions(list).some((o) => o.text === text && o.selected) : false;
+    }, 800);
+    if (!ok) return outcome("refused", `"${text}" did not commit`, shown(trigger));
+  }
+  await settle();
+  return outcome("applied", `chose ${chosen.map((t) => `"${t}"`).join(", ")}`, shown(trigger));
+}
+
 /** @type {import("./util.js").Driver} */
 const popupSelect = {
   name: "popup-select",
@@ -145,12 +178,18 @@ const popupSelect = {
     const restore = keepFocus(trigger);
     /** @type {{value: string, text: string, selected: boolean}[]} */
     let options = [];
+    let multiple = false;
     try {
       const popup = await openPopup(trigger);
       if (popup) options = popupOptions(popup).map(({ value: v, text, selected }) => ({ value: v, text, selected }));
+      multiple = isMultiple(popup);
     } finally {
       await closePopup(trigger);
       restore();
+    }
+    if (multiple) {
+      // Many chosen: the list's aria-selected is each option's state, the button their summary.
+      return { widget: "listbox", multiple, options, value: shown(trigger) };
     }
     const chosen = shown(trigger, options);
     return { widget: "listbox", options: markChosen(options, chosen), value: chosen };
@@ -160,12 +199,14 @@ const popupSelect = {
     if (!trigger || !trigger.isConnected) return outcome("not_found", "select button is gone");
     const locked = isLocked(trigger);
     if (locked) return outcome("refused", `select button is ${locked}`, shown(trigger));
-    const wanted = wantedOf(decision)[0];
+    const wantedAll = wantedOf(decision);
+    const wanted = wantedAll[0];
     if (!wanted) return outcome("skipped", "no option to choose", shown(trigger));
     const restore = keepFocus(trigger);
     try {
       const popup = await openPopup(trigger);
       if (!popup) return outcome("refused", "the list did not open", shown(trigger));
+      if (isMultiple(popup)) return await chooseMany(trigger, popup, wantedAll);
       const hit = matchOption(popupOptions(popup), wanted);
       if (!hit) return outcome("refused", `no option matches "${wanted}"`, shown(trigger));
       press(hit.el);
