@@ -531,3 +531,16 @@ def test_years_in_a_field_asked_with_bucket_radios_take_the_bucket() -> None:
     d = one(field("How many years of experience do you have in backend software development?",
                   "radio_group", options=YEARS_BUCKETS))
     assert d.value == "7-10 years", (d.key, d.reason)
+
+
+def test_the_role_applied_for_is_the_one_the_pages_title_names() -> None:
+    roles = ["Senior Backend Engineer", "Product Designer", "Data Analyst"]
+    for label in ("Which position are you applying for?", "¿A qué puesto aplica?",
+                  "Vaga pretendida", "Auf welche Stelle bewerben Sie sich?"):
+        d = run(field(label, "select", options=roles),
+                title="Senior Backend Engineer \u2013 Careers \u2013 Northwind")[0]
+        assert d.value == "Senior Backend Engineer", (label, d.key, d.reason)
+    # A title that names none of them, or several, leaves the choice to the person.
+    for title in ("Employment Application - Tidewater", "Product Designer or Data Analyst"):
+        d = run(field("Position Applied For", "select", options=roles), title=title)[0]
+        assert d.value == "" and d.status.value == "leave", (title, d.reason)

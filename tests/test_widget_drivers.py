@@ -1328,6 +1328,10 @@ def test_parts_of_a_compound_question_are_named_with_it(open_page: Any) -> None:
     # label[for] stays the label.
     assert labels["city"] == ("City", "label-for")
     assert labels["zip"] == ("ZIP code", "label-for")
+    # A question's number is no part of its label.
+    assert labels["numbered"] == ("¿A qué puesto aplica?", "aria-labelledby")
+    assert labels["numbered-paren"] == ("Mobile phone", "label-for")
+    assert labels["decimal"] == ("3.5 GPA or above?", "label-for")
     # A date's part named only Month / Year is read with its fieldset's legend, where the
     # fieldset holds only the date's parts.
     assert labels["end_m"][0] == "End Date Month" and labels["end_y"][0] == "End Date Year"

@@ -31,7 +31,8 @@ function cleanLabel(raw, source) {
   // Required marks: the asterisk and its look-alikes (Lever uses ✱).
   const star = STARS.test(text);
   text = text.replace(STARS_ALL, " ").replace(/\s*[:：]\s*$/, "").trim();
-  text = norm(text);
+  // A question's number ("9.", "12)") is the form's numbering, not its words.
+  text = norm(text.replace(/^\d{1,3}[.)]\s*(?=[^\d\s.)])/, ""));
   return text ? { text: cap(text, MAX_LABEL), source, star } : { text: "", source: "none", star: false };
 }
 

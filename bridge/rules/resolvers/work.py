@@ -12,6 +12,7 @@ from bridge.rules.data import load_toml
 from bridge.rules.features import FieldText
 from bridge.rules.formats import parse_iso
 from bridge.rules.model import Answer, Missing
+from bridge.rules.options import option_text, real_options
 from bridge.rules.pagekind import names_own_job
 from bridge.rules.resolvers.base import Ask, Result, num_text, text_or, unknown
 from bridge.rules.text import fold
@@ -206,6 +207,19 @@ def _in_block(ask: Ask, block: int) -> Result:
     return Answer("date", when.isoformat(), when=when)
 
 
+def _posting_option(ask: Ask) -> Result:
+    """ "Which position are you applying for?": the one option the posting's page title names;
+    a text box, or a title that names none or several, is left (the person's choice)."""
+    options = [o for o in real_options(ask.field.options) if fold(option_text(o))]
+    if not options:
+        return Missing("the role applied for is yours to name")
+    title = f" {fold(ask.page.title)} "
+    named = [o for o in options if f" {fold(option_text(o))} " in title]
+    if len(named) != 1:
+        return Missing("the page's title names no single one of the roles listed")
+    return Answer("text", option_text(named[0]), note="the role the page's title names")
+
+
 def resolve(ask: Ask) -> Result:
     key, p = ask.key, ask.lp.profile
     if key in ("work.company", "work.title"):
@@ -220,6 +234,8 @@ def resolve(ask: Ask) -> Result:
         if job is None:
             return Missing("no current job in the profile")
         return text_or(job.name if key == "work.company" else job.position, "not in the profile")
+    if key == "work.applying":
+        return _posting_option(ask)
     if key == "work.employed":
         if not p.work:
             return Missing("no work history in the profile")
