@@ -478,8 +478,12 @@ def test_the_language_to_be_written_to_in_is_the_native_one_for_review() -> None
 def test_a_us_county_is_not_the_state() -> None:
     d = one(field("County"))
     assert d.status.value == "leave" and not d.value, d.reason
-    # A box that takes county or state takes the state.
+    # A box that takes county or state takes the state, and so does a list of the states.
     assert one(field("County/State/Province")).value == "California"
+    states = ["Alabama", "Alaska", "Arizona", "California", "Colorado", "Texas", "Utah", "Ohio"]
+    assert one(field("County", "select", options=states)).value == "California"
+    # A "County" box whose name says it keeps the state is the state's.
+    assert one(field("County", name="address.stateProvince")).value == "California"
 
 
 def test_do_you_speak_a_language_is_answered_from_the_profiles_languages() -> None:

@@ -12,6 +12,7 @@ from bridge.rules.countries import (
     region_code,
     region_name,
 )
+from bridge.rules.features import FieldText
 from bridge.rules.model import Answer, Missing
 from bridge.rules.resolvers.base import Ask, Result, text_or, unknown
 from bridge.rules.text import fold
@@ -81,7 +82,9 @@ def resolve(ask: Ask) -> Result:
     if key == "address.region":
         if not loc.region:
             return Missing("no region")
-        if (loc.countryCode or "").upper() == "US" and _asks_county_alone(ask.ft.texts["label"]):
+        # A list settles it by its options (a page may call its list of states "County").
+        us = (loc.countryCode or "").upper() == "US"
+        if us and not ask.field.options and _asks_county_alone(ask.ft):
             return Missing("a United States county is not the state; the profile has none")
         code = region_code(loc.countryCode or "", loc.region) or ""
         alts = (region_name(code), code.split("-")[-1]) if code else ()
@@ -102,10 +105,13 @@ def resolve(ask: Ask) -> Result:
     return unknown(ask)
 
 
-def _asks_county_alone(label: tuple[str, ...]) -> bool:
-    """ "County", not "County/State/Province": where a county is part of a state, not one."""
-    words = set(" ".join(label).split())
-    return "county" in words and not words & {"state", "province", "region"}
+def _asks_county_alone(ft: FieldText) -> bool:
+    """ "County", not "County/State/Province", nor a "County" box whose name says it keeps the
+    state (`address.stateProvince`): where a county is part of a state, not one."""
+    label = set(" ".join(ft.texts["label"]).split())
+    named = set(" ".join(ft.texts["name"]).split())
+    state = {"state", "province", "region", "stateprovince"}
+    return "county" in label and not (label | named) & state
 
 
 def _place(city: str, region: str, country: str, lang: str) -> tuple[tuple[str, ...], ...]:
