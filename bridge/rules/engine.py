@@ -229,11 +229,14 @@ _BLOCK = re.compile(r"(?:-|\[|_)(\d{1,2})(?:--|\]|_)")
 def warm_steps() -> list[Callable[[], object]]:
     """Loading the rules' data ahead of the first Fill, in short steps, what every Fill reads
     first: the patterns and adapters, then the name parser and the phone metadata (most forms ask
-    a name and a phone), then the country tables (address and citizenship questions). A warm-up
+    a name and a phone), then the country tables (address and citizenship questions), then the
+    lists that tell a checklist of skills from one of spoken languages. A warm-up
     pauses between steps while a plan is being made, so a step a plan does not need never slows
     it."""
+    from bridge.rules.classify import _someone_else, _technologies
     from bridge.rules.countries import _names_in_text, subdivisions
     from bridge.rules.formats import valid_phone
+    from bridge.rules.languages import _spoken_names
     from bridge.rules.patterns import index
     from bridge.rules.resolvers.names import parse_name
 
@@ -242,8 +245,12 @@ def warm_steps() -> list[Callable[[], object]]:
         ad.adapters,
         partial(parse_name, "Ada Lovelace"),
         partial(valid_phone, "+1 202 555 0100", "US"),
+        _someone_else,
         _names_in_text,
         *(partial(subdivisions, cc) for cc in ("US", "CA", "AU", "DE", "IN", "GB")),
+        # Choice lists read by their options: technologies, and spoken languages (babel's names).
+        _technologies,
+        _spoken_names,
     ]
 
 

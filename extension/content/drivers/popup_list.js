@@ -194,8 +194,9 @@ async function closePopup(trigger) {
   // A list that closes on Escape starts closing within a task or two (the trigger says so even
   // while the list fades out); one that ignores Escape (iCIMS) gets the press outside at once.
   const closing = () => !popupOf(trigger) || (wasExpanded && trigger.getAttribute("aria-expanded") === "false");
-  // The press outside as a person makes it: pointer events too (Radix's layers listen for them).
-  if (!(await waitFor(closing, 25))) press(doc.body, ["pointerdown", "mousedown", "pointerup", "mouseup"]);
+  // The press outside as a person makes it: pointer events too (Radix's layers listen for them),
+  // and the click that ends it (lists that close on a click elsewhere in the document).
+  if (!(await waitFor(closing, 25))) press(doc.body, ["pointerdown", "mousedown", "pointerup", "mouseup", "click"]);
   // A list that closes on the press outside starts at once (the trigger says so while it fades).
   if (await waitFor(closing, 60)) {
     await waitFor(() => !popupOf(trigger), 300);
